@@ -1,0 +1,101 @@
+// Package cli builds the command-line apps of the agt filters. Each app is a
+// function of its standard streams, so tests run the filters in-process; the
+// mains in cmd/ only call Main.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/stage"
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes.
+const (
+	ExitOK          = 0
+	ExitFailure     = 1 // an I/O failure, or a data error under --strict
+	ExitUsage       = 2
+	ExitInterrupted = 130
+)
+
+// IO is the standard streams of one run.
+type IO struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// An App builds a filter's app around its streams.
+type App func(io IO) *cli.App
+
+// usageError marks errors in how the command was called.
+type usageError struct{ error }
+
+// Usagef returns a usage error (exit 2).
+func Usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// failure marks errors already reported on stderr that end the run with 1.
+type failure struct{ error }
+
+// Failed returns an error that exits with 1 without further text.
+func Failed(err error) error { return failure{err} }
+
+func init() {
+	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version"}
+}
+
+// newApp sets what every agt app shares.
+func newApp(io IO, name, usage, description string) *cli.App {
+	return &cli.App{
+		Name:                 name,
+		Usage:                usage,
+		Description:          description,
+		Version:              agt.Version,
+		Reader:               io.In,
+		Writer:               io.Out,
+		ErrWriter:            io.Err,
+		HideHelpCommand:      true,
+		EnableBashCompletion: false,
+		ExitErrHandler:       func(*cli.Context, error) {},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageError{err}
+		},
+	}
+}
+
+// Run runs app with args (args[0] is the program name) and returns the exit
+// code. Errors are written to the app's stderr.
+func Run(ctx context.Context, app *cli.App, args []string) int {
+	err := app.RunContext(ctx, args)
+	switch {
+	case err == nil, stage.IsClosed(err):
+		return ExitOK
+	case ctx.Err() != nil && errors.Is(err, context.Canceled), errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		return ExitInterrupted
+	}
+	var u usageError
+	if errors.As(err, &u) {
+		fmt.Fprintf(app.ErrWriter, "%s: %v\nRun '%s --help' for usage.\n", app.Name, u.error, app.Name)
+		return ExitUsage
+	}
+	var f failure
+	if !errors.As(err, &f) {
+		fmt.Fprintf(app.ErrWriter, "%s: %v\n", app.Name, err)
+	}
+	return ExitFailure
+}
+
+// Main runs a filter as a process: SIGINT ends it with 130, a closed stdout
+// ends it quietly with 0.
+func Main(build App) int {
+	signal.Ignore(syscall.SIGPIPE)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, build(IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}), os.Args)
+}

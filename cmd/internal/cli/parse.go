@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/stage"
+	"github.com/urfave/cli/v2"
+)
+
+// Flags shared by the filters that read provider input.
+func inputFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "provider", Value: "auto", Usage: "provider of the input: auto (detect from content) or one of " + strings.Join(provider.Names(), ", ")},
+		&cli.BoolFlag{Name: "raw", Usage: "keep the untouched provider record in each event's raw field"},
+		&cli.BoolFlag{Name: "strict", Usage: "make the first data error (a bad line, an unrecognised input) fatal: exit 1"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print no diagnostics on stderr"},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "worker goroutines (0 = one per core)"},
+	}
+}
+
+func parseConfig(c *cli.Context) (provider.Config, error) {
+	cfg := provider.Config{
+		Provider: c.String("provider"),
+		Opts:     agt.Options{Raw: c.Bool("raw")},
+		Strict:   c.Bool("strict"),
+		Quiet:    c.Bool("quiet"),
+		Workers:  c.Int("jobs"),
+	}
+	if cfg.Provider != "auto" && provider.Lookup(cfg.Provider) == nil {
+		return cfg, Usagef("unknown provider %q (want auto or one of %s)", cfg.Provider, strings.Join(provider.Names(), ", "))
+	}
+	return cfg, nil
+}
+
+// Parse is agt-parse: provider logs in, agt.event/1 lines out.
+func Parse(io IO) *cli.App {
+	app := newApp(io, "agt-parse", "read AI coding agent logs and write agt.event/1 JSONL",
+		`Reads session logs and live --json output of AI coding agents (PATH may be a
+file, a folder walked recursively, or - for stdin; none means stdin) and writes
+one agt.event/1 JSON object per line on stdout. The provider and format are
+detected from the content.
+
+Every input line yields at least one event naming it in src. A line that is not
+JSON becomes an error event and a "PATH:LINE: why" line on stderr; the run goes
+on. Record types agt does not know become unknown events with raw set.
+
+Examples:
+   agt-parse ~/.claude/projects/-home-me-app/3f2a….jsonl
+   codex exec --json "fix the test" | agt-parse
+   agt-parse --provider codex --raw rollout.jsonl | jq 'select(.kind=="tool_call")'
+   agt-parse ~/.codex/sessions | agt-normalize | agt-transcript
+
+Exit status: 0 done (data errors are reported, not fatal), 1 an input could not
+be read or a data error under --strict, 2 usage error, 130 interrupted.`)
+	app.ArgsUsage = "[PATH...]"
+	app.Flags = inputFlags()
+	app.Action = func(c *cli.Context) error {
+		cfg, err := parseConfig(c)
+		if err != nil {
+			return err
+		}
+		inputs, errs := stage.Expand(c.Args().Slice(), io.In)
+		for _, e := range errs {
+			fmt.Fprintf(io.Err, "agt-parse: %v\n", e)
+		}
+		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
+		if errors.Is(err, provider.ErrData) {
+			return Failed(err)
+		}
+		if err != nil {
+			return err
+		}
+		if len(errs) > 0 || st.Unreadable > 0 {
+			return Failed(errors.New("some inputs could not be read"))
+		}
+		return nil
+	}
+	return app
+}

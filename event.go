@@ -1,0 +1,159 @@
+package agt
+
+// Schema is the value of every event's schema field.
+const Schema = "agt.event/1"
+
+// Event kinds.
+const (
+	KindUser         = "user"
+	KindAssistant    = "assistant"
+	KindReasoning    = "reasoning"
+	KindToolCall     = "tool_call"
+	KindToolResult   = "tool_result"
+	KindUsage        = "usage"
+	KindSystem       = "system"
+	KindSummary      = "summary"
+	KindSlashCommand = "slash_command"
+	KindMeta         = "meta"
+	KindUnknown      = "unknown"
+	KindError        = "error"
+)
+
+// Usage scopes.
+const (
+	ScopeCall = "call" // one model call
+	ScopeRun  = "run"  // a total the source reports for a run instead of per call
+)
+
+// StreamMain is the stream of the top-level conversation.
+const StreamMain = "main"
+
+// Event is one agt.event/1 record. Field order is the wire order.
+type Event struct {
+	Schema        string  `json:"schema"`
+	ID            string  `json:"id"`
+	Session       string  `json:"session"`
+	NativeSession string  `json:"native_session"`
+	Provider      string  `json:"provider"`
+	Format        string  `json:"format"`
+	Seq           int64   `json:"seq"`
+	TS            string  `json:"ts,omitempty"`
+	Parent        string  `json:"parent,omitempty"`
+	Stream        string  `json:"stream"`
+	Kind          string  `json:"kind"`
+	Text          Raw     `json:"text,omitempty"`
+	Model         string  `json:"model,omitempty"`
+	Tool          *Tool   `json:"tool,omitempty"`
+	Result        *Result `json:"result,omitempty"`
+	Usage         *Usage  `json:"usage,omitempty"`
+	Meta          *Meta   `json:"meta,omitempty"`
+	Error         *Error  `json:"error,omitempty"`
+	Src           Src     `json:"src"`
+	Raw           Raw     `json:"raw,omitempty"`
+}
+
+// Tool is a tool call. agt-parse sets Name = NativeName and Input = NativeInput;
+// agt-normalize sets the canonical Name, Kind, Origin, MCP and Input.
+type Tool struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	NativeName  string `json:"native_name"`
+	Kind        string `json:"kind,omitempty"`
+	Origin      string `json:"origin,omitempty"`
+	MCP         *MCP   `json:"mcp,omitempty"`
+	Input       Raw    `json:"input,omitempty"`
+	NativeInput Raw    `json:"native_input,omitempty"`
+}
+
+// MCP names the server and tool of an MCP tool call.
+type MCP struct {
+	Server string `json:"server"`
+	Tool   string `json:"tool"`
+}
+
+// Result is the outcome of a tool call. Call is the event id of the call when
+// the call was seen in the same session.
+type Result struct {
+	ID       string `json:"id"`
+	Call     string `json:"call,omitempty"`
+	Output   Raw    `json:"output,omitempty"`
+	IsError  bool   `json:"is_error"`
+	ExitCode *int   `json:"exit_code,omitempty"`
+}
+
+// Usage is the token usage of one model call (scope "call") or of one run
+// (scope "run"). Input excludes cached tokens; CacheRead and CacheWrite are
+// separate; CacheWrite1h is the part of CacheWrite written with a one-hour
+// lifetime; Output includes Reasoning; Total = Input + CacheRead + CacheWrite + Output.
+type Usage struct {
+	Scope         string   `json:"scope"`
+	Input         int64    `json:"input"`
+	CacheRead     int64    `json:"cache_read"`
+	CacheWrite    int64    `json:"cache_write"`
+	CacheWrite1h  int64    `json:"cache_write_1h"`
+	Output        int64    `json:"output"`
+	Reasoning     int64    `json:"reasoning"`
+	Total         int64    `json:"total"`
+	CostUSD       *float64 `json:"cost_usd,omitempty"`
+	NativeCostUSD *float64 `json:"native_cost_usd,omitempty"`
+	ContextWindow int64    `json:"context_window,omitempty"`
+	MessageID     string   `json:"message_id,omitempty"`
+}
+
+// Sum sets Total from the parts.
+func (u *Usage) Sum() { u.Total = u.Input + u.CacheRead + u.CacheWrite + u.Output }
+
+// Add adds the token counts of v to u (costs are added when both are set or
+// u has none yet).
+func (u *Usage) Add(v *Usage) {
+	u.Input += v.Input
+	u.CacheRead += v.CacheRead
+	u.CacheWrite += v.CacheWrite
+	u.CacheWrite1h += v.CacheWrite1h
+	u.Output += v.Output
+	u.Reasoning += v.Reasoning
+	u.Total += v.Total
+	u.CostUSD = addCost(u.CostUSD, v.CostUSD)
+	u.NativeCostUSD = addCost(u.NativeCostUSD, v.NativeCostUSD)
+}
+
+func addCost(a, b *float64) *float64 {
+	if b == nil {
+		return a
+	}
+	s := *b
+	if a != nil {
+		s += *a
+	}
+	return &s
+}
+
+// Meta carries provider facts with no conversational content. Type is the
+// native record type; Data keeps the record's payload when it has no
+// dedicated field.
+type Meta struct {
+	Type          string `json:"type"`
+	Subtype       string `json:"subtype,omitempty"`
+	Cwd           string `json:"cwd,omitempty"`
+	GitBranch     string `json:"git_branch,omitempty"`
+	Version       string `json:"version,omitempty"`
+	Title         string `json:"title,omitempty"`
+	Agent         string `json:"agent,omitempty"`
+	ParentSession string `json:"parent_session,omitempty"`
+	Data          Raw    `json:"data,omitempty"`
+}
+
+// Error describes input that could not be read. LineText keeps the offending
+// input.
+type Error struct {
+	Message  string `json:"message"`
+	LineText string `json:"line_text,omitempty"`
+}
+
+// Src says where an event came from: a line of a line format, or a JSON
+// pointer into a whole-document format.
+type Src struct {
+	Path string `json:"path"`
+	Line int64  `json:"line,omitempty"`
+	Ptr  string `json:"ptr,omitempty"`
+}

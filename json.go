@@ -1,0 +1,99 @@
+package agt
+
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+
+	"github.com/bytedance/sonic"
+)
+
+// API is the sonic configuration every agt encoder and decoder uses: no HTML
+// escaping, map keys sorted (so that no map order leaks into output), Raw
+// fragments copied without re-validation (they are validated when read).
+var API = sonic.Config{
+	SortMapKeys:             true,
+	NoValidateJSONMarshaler: true,
+	NoNullSliceOrMap:        false,
+	CopyString:              false,
+}.Froze()
+
+// Raw is a JSON value kept verbatim: a tool's input, a result's output, a text
+// as a JSON string literal. Large strings travel this way without being
+// unescaped and escaped again. A Raw taken from input must be compact (no
+// newlines), which every JSONL line is; Compact makes it so otherwise.
+type Raw []byte
+
+// MarshalJSON returns r itself.
+func (r Raw) MarshalJSON() ([]byte, error) {
+	if len(r) == 0 {
+		return []byte("null"), nil
+	}
+	return r, nil
+}
+
+// UnmarshalJSON keeps a copy of the value.
+func (r *Raw) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*r = nil
+		return nil
+	}
+	*r = append((*r)[:0], b...)
+	return nil
+}
+
+// String returns s as a JSON string literal.
+func String(s string) Raw {
+	if s == "" {
+		return nil
+	}
+	b, _ := API.Marshal(s)
+	return b
+}
+
+// Str decodes r when it is a JSON string; otherwise it returns r's text.
+func (r Raw) Str() string {
+	if len(r) == 0 {
+		return ""
+	}
+	if r[0] == '"' {
+		var s string
+		if API.Unmarshal(r, &s) == nil {
+			return s
+		}
+	}
+	return string(r)
+}
+
+// IsNull reports whether r is empty or the literal null.
+func (r Raw) IsNull() bool { return len(r) == 0 || string(r) == "null" }
+
+// Compact returns r without insignificant white space (for values cut out of
+// pretty-printed documents).
+func Compact(r []byte) Raw {
+	if bytes.IndexAny(r, "\n\r\t ") < 0 {
+		return r
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, r) != nil {
+		return r
+	}
+	return b.Bytes()
+}
+
+// Marshal encodes v with API, as a Raw.
+func Marshal(v any) Raw {
+	b, err := API.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// ValidText returns s with invalid UTF-8 replaced, for text kept from bad input.
+func ValidText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return string(bytes.ToValidUTF8([]byte(s), []byte("\uFFFD")))
+}

@@ -1,0 +1,258 @@
+package agt
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/google/uuid"
+)
+
+// Parser turns the records of one input unit (a file, or a session's files
+// read together) into events. Decode runs on many goroutines at once and must
+// not touch the parser's state; Apply and Finish run in input order on one.
+type Parser interface {
+	// Decode reads one record: a line, or a whole document for document
+	// formats. An error makes the record an error event.
+	Decode(rec []byte) (any, error)
+	// Apply emits the events of a decoded record.
+	Apply(em *Emitter, v any)
+	// Finish emits what was held back until the end of the unit.
+	Finish(em *Emitter)
+}
+
+// Options are the parse options every parser sees.
+type Options struct {
+	Raw bool // keep the provider record in every event's raw field
+}
+
+// Diag is one diagnostic line for stderr: "PATH:LINE: why".
+type Diag struct {
+	Src  Src
+	Text string
+	Data bool // a data error (fatal under --strict)
+}
+
+func (d Diag) String() string {
+	switch {
+	case d.Src.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", d.Src.Path, d.Src.Line, d.Text)
+	case d.Src.Ptr != "":
+		return fmt.Sprintf("%s:%s: %s", d.Src.Path, d.Src.Ptr, d.Text)
+	}
+	return fmt.Sprintf("%s: %s", d.Src.Path, d.Text)
+}
+
+// maxPending bounds the events held back while no session id is known; past
+// it they go to the fallback session named after the file.
+const maxPending = 4096
+
+type session struct {
+	native string
+	id     string
+	uuid   uuid.UUID
+	seq    int64
+	last   map[string]string // stream → id of its last event
+}
+
+// Emitter gives events their envelope: schema, provider, format, session,
+// id, seq, parent, src and raw. One Emitter serves one input unit.
+type Emitter struct {
+	Provider string
+	Format   string
+	Opts     Options
+
+	sessions map[string]*session
+	cur      *session
+	fallback string
+	src      Src
+	raw      Raw
+	out      []Event
+	pending  []Event // events seen before any session id was known
+	diags    []Diag
+}
+
+// NewEmitter returns an emitter for one unit of the given provider and format.
+func NewEmitter(provider, format string, opts Options) *Emitter {
+	return &Emitter{Provider: provider, Format: format, Opts: opts, sessions: map[string]*session{}}
+}
+
+// At sets the record the next events come from.
+func (e *Emitter) At(src Src, raw Raw) {
+	e.src, e.raw = src, raw
+	if e.fallback == "" {
+		e.fallback = fallbackSession(src.Path)
+	}
+}
+
+// Src is the source of the current record.
+func (e *Emitter) Src() Src { return e.src }
+
+// SetSrc changes the source of the events that follow (document formats set
+// a JSON pointer per record) and the raw record kept with --raw.
+func (e *Emitter) SetSrc(src Src, raw Raw) { e.src, e.raw = src, raw }
+
+// Line is the text of the current record.
+func (e *Emitter) Line() Raw { return e.raw }
+
+// Session makes native the current session: events with no native session
+// of their own belong to it. Events held while no session was known are
+// released into it.
+func (e *Emitter) Session(native string) {
+	if native == "" || (e.cur != nil && e.cur.native == native) {
+		return
+	}
+	e.cur = e.session(native)
+	e.release()
+}
+
+// Current is the native id of the current session, "" when none is known.
+func (e *Emitter) Current() string {
+	if e.cur == nil {
+		return ""
+	}
+	return e.cur.native
+}
+
+// SessionUUID is the agt session id of a native session id.
+func (e *Emitter) SessionUUID(native string) string { return e.session(native).id }
+
+func (e *Emitter) session(native string) *session {
+	s := e.sessions[native]
+	if s == nil {
+		id := SessionID(e.Provider, native)
+		s = &session{native: native, id: id, uuid: uuid.MustParse(id), last: map[string]string{}}
+		e.sessions[native] = s
+	}
+	return s
+}
+
+// Key is the fallback record key of the current record: its line or pointer.
+func (e *Emitter) Key() string {
+	if e.src.Ptr != "" {
+		return filepath.Base(e.src.Path) + "#" + e.src.Ptr
+	}
+	return filepath.Base(e.src.Path) + ":" + strconv.FormatInt(e.src.Line, 10)
+}
+
+// Emit completes ev and queues it. key is the native record id (Key() when
+// the record has none), suffix tells apart the events of one record. An
+// empty Stream is the main stream. It returns the event id, or "" while the
+// event waits for its session to be known.
+func (e *Emitter) Emit(ev Event, key, suffix string) string {
+	if key == "" {
+		key = e.Key()
+	}
+	if ev.Stream == "" {
+		ev.Stream = StreamMain
+	}
+	ev.Src = e.src
+	if (e.Opts.Raw || ev.Kind == KindUnknown) && ev.Kind != KindError {
+		ev.Raw = e.raw
+	}
+	s := e.cur
+	if ev.NativeSession != "" {
+		s = e.session(ev.NativeSession)
+	}
+	if s == nil {
+		ev.ID = key + "\x00" + suffix
+		e.pending = append(e.pending, ev)
+		if len(e.pending) >= maxPending {
+			e.Session(e.fallback)
+		}
+		return ""
+	}
+	return e.finish(s, ev, key, suffix)
+}
+
+// EventID is the id that Emit gives the event of key and suffix in the
+// current session, for links to events not yet emitted.
+func (e *Emitter) EventID(native, key, suffix string) string {
+	s := e.cur
+	if native != "" {
+		s = e.session(native)
+	}
+	if s == nil {
+		return ""
+	}
+	return EventID(s.uuid, key, suffix)
+}
+
+func (e *Emitter) finish(s *session, ev Event, key, suffix string) string {
+	ev.Schema = Schema
+	ev.Provider = e.Provider
+	ev.Format = e.Format
+	ev.Session = s.id
+	ev.NativeSession = s.native
+	ev.ID = EventID(s.uuid, key, suffix)
+	ev.Seq = s.seq
+	s.seq++
+	ev.Parent = s.last[ev.Stream]
+	s.last[ev.Stream] = ev.ID
+	e.out = append(e.out, ev)
+	return ev.ID
+}
+
+func (e *Emitter) release() {
+	if e.cur == nil || len(e.pending) == 0 {
+		return
+	}
+	p := e.pending
+	e.pending = nil
+	for _, ev := range p {
+		key, suffix, _ := strings.Cut(ev.ID, "\x00")
+		e.finish(e.cur, ev, key, suffix)
+	}
+}
+
+// Errorf records a data error on the current record: an error event that
+// keeps the record's text, and a diagnostic.
+func (e *Emitter) Errorf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	e.Emit(Event{Kind: KindError, Error: &Error{Message: msg, LineText: ValidText(string(e.raw))}}, "", "error")
+	e.diags = append(e.diags, Diag{Src: e.src, Text: msg, Data: true})
+}
+
+// Warnf records a diagnostic that is not a data error.
+func (e *Emitter) Warnf(format string, args ...any) {
+	e.diags = append(e.diags, Diag{Src: Src{Path: e.src.Path}, Text: fmt.Sprintf(format, args...)})
+}
+
+// Unknown emits the current record as an unknown event (raw always kept).
+func (e *Emitter) Unknown(native, stream, what string) {
+	e.Emit(Event{Kind: KindUnknown, NativeSession: native, Stream: stream, Meta: &Meta{Type: what}}, "", "unknown")
+}
+
+// Done releases events still waiting for a session into the fallback
+// session, named after the file.
+func (e *Emitter) Done() {
+	if len(e.pending) > 0 {
+		e.Session(e.fallback)
+	}
+}
+
+// Take returns the events and diagnostics queued so far.
+func (e *Emitter) Take() ([]Event, []Diag) {
+	out, d := e.out, e.diags
+	e.out, e.diags = nil, nil
+	return out, d
+}
+
+func fallbackSession(path string) string {
+	if path == "" || path == "-" {
+		return "stdin"
+	}
+	base := filepath.Base(path)
+	for _, ext := range []string{".gz", ".jsonl", ".json", ".ndjson"} {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return base
+}
+
+// Head is what detection sees of an input: its first non-blank lines, or,
+// when the input is one pretty-printed JSON document, the whole document.
+type Head struct {
+	Lines [][]byte
+	Doc   []byte
+}

@@ -1,0 +1,199 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/stage"
+)
+
+// corpusDir is the shared corpus of real logs, read in place (its licenses do
+// not all allow copies); tests that need it skip when it is absent.
+func corpusDir(t testing.TB) string {
+	dir := os.Getenv("AGT_CORPUS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "shared", "corpus")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "PROVENANCE.tsv")); err != nil {
+		t.Skipf("corpus not found at %s (set AGT_CORPUS)", dir)
+	}
+	return dir
+}
+
+// parseFiles runs the parse pipeline in-process and returns its output.
+func parseFiles(t testing.TB, cfg Config, paths ...string) ([]byte, string, Stats) {
+	t.Helper()
+	var out, diag bytes.Buffer
+	var ins []stage.Input
+	for _, p := range paths {
+		ins = append(ins, stage.FileInput(p))
+	}
+	st, err := Parse(context.Background(), cfg, ins, &out, &diag)
+	if err != nil {
+		t.Fatalf("parse %v: %v", paths, err)
+	}
+	return out.Bytes(), diag.String(), st
+}
+
+func decodeEvents(t testing.TB, b []byte) []agt.Event {
+	t.Helper()
+	var evs []agt.Event
+	for i, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		if !json.Valid(line) {
+			t.Fatalf("output line %d is not JSON: %.200s", i+1, line)
+		}
+		var ev agt.Event
+		if err := agt.API.Unmarshal(line, &ev); err != nil {
+			t.Fatalf("output line %d: %v", i+1, err)
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+type refRow struct {
+	File                                        string
+	Input, CacheRead, CacheWrite, Output, Total int64
+}
+
+func reference(t testing.TB, dir string) map[string]refRow {
+	b, err := os.ReadFile(filepath.Join(dir, "reference.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct {
+		File       string `json:"file"`
+		Input      int64  `json:"input"`
+		CacheRead  int64  `json:"cache_read"`
+		CacheWrite int64  `json:"cache_write"`
+		Output     int64  `json:"output"`
+		Total      int64  `json:"total"`
+	}
+	if err := json.Unmarshal(b, &rows); err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]refRow{}
+	for _, r := range rows {
+		m[r.File] = refRow{r.File, r.Input, r.CacheRead, r.CacheWrite, r.Output, r.Total}
+	}
+	return m
+}
+
+// corpusProviders are the corpus folders whose every file a provider claims.
+var corpusProviders = []string{"claude", "codex"}
+
+// TestCorpus checks every corpus file of the supported providers: provider
+// detected from content, every input line accounted for in some event's src,
+// no unknown record types, tool results linked to calls of the same session,
+// token sums equal to the reference, identical bytes on a second run.
+func TestCorpus(t *testing.T) {
+	dir := corpusDir(t)
+	ref := reference(t, dir)
+	for _, prov := range corpusProviders {
+		files, _ := filepath.Glob(filepath.Join(dir, prov, "*"))
+		if len(files) == 0 {
+			t.Errorf("no corpus files for %s", prov)
+		}
+		for _, f := range files {
+			rel := prov + "/" + filepath.Base(f)
+			t.Run(rel, func(t *testing.T) {
+				out, _, st := parseFiles(t, Config{}, f)
+				again, _, _ := parseFiles(t, Config{Workers: 1}, f)
+				if !bytes.Equal(out, again) {
+					t.Errorf("second run (1 worker) differs")
+				}
+				evs := decodeEvents(t, out)
+				checkEvents(t, f, prov, evs, st)
+				if r, ok := ref[rel]; ok {
+					var got refRow
+					for _, ev := range evs {
+						if u := ev.Usage; u != nil && ev.Kind == agt.KindUsage {
+							got.Input += u.Input
+							got.CacheRead += u.CacheRead
+							got.CacheWrite += u.CacheWrite
+							got.Output += u.Output
+							got.Total += u.Total
+						}
+					}
+					got.File = rel
+					if got != r {
+						t.Errorf("usage\n got  %+v\n want %+v", got, r)
+					}
+				}
+			})
+		}
+	}
+}
+
+func checkEvents(t *testing.T, path, prov string, evs []agt.Event, st Stats) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int64]bool{}
+	doc := false
+	calls := map[string]map[string]string{} // session → tool id → event id
+	kinds := map[string]int{}
+	for _, ev := range evs {
+		kinds[ev.Kind]++
+		if ev.Schema != agt.Schema || ev.ID == "" || ev.Session == "" {
+			t.Fatalf("bad envelope: %+v", ev)
+		}
+		if ev.Provider != prov {
+			t.Fatalf("provider %q, want %q (src %v)", ev.Provider, prov, ev.Src)
+		}
+		if ev.Src.Line > 0 {
+			seen[ev.Src.Line] = true
+		} else {
+			doc = true
+		}
+		if ev.Kind == agt.KindUnknown {
+			t.Errorf("unknown record at %v: %.200s", ev.Src, ev.Raw)
+		}
+		if ev.Kind == agt.KindToolCall {
+			if calls[ev.Session] == nil {
+				calls[ev.Session] = map[string]string{}
+			}
+			calls[ev.Session][ev.Tool.ID] = ev.ID
+		}
+	}
+	if !doc {
+		for i, line := range strings.Split(string(raw), "\n") {
+			if strings.TrimSpace(line) != "" && !seen[int64(i+1)] {
+				t.Errorf("line %d yields no event", i+1)
+			}
+		}
+	} else if len(evs) == 0 {
+		t.Errorf("document yields no event")
+	}
+	unlinked := 0
+	for _, ev := range evs {
+		if ev.Kind != agt.KindToolResult {
+			continue
+		}
+		if id, ok := calls[ev.Session][ev.Result.ID]; ok && ev.Result.Call != id {
+			unlinked++
+			if unlinked < 5 {
+				t.Errorf("result %s at %v not linked to its call %s (got %q)", ev.Result.ID, ev.Src, id, ev.Result.Call)
+			}
+		}
+	}
+	var ks []string
+	for k, n := range kinds {
+		ks = append(ks, k+"="+strconv.Itoa(n))
+	}
+	sort.Strings(ks)
+	t.Logf("lines %d events %d errors %d unknown %d: %s", st.Lines, st.Events, st.Errors, st.Unknown, strings.Join(ks, " "))
+}

@@ -1,0 +1,391 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/stage"
+	"github.com/bytedance/sonic/encoder"
+)
+
+// Config is a parse run's configuration.
+type Config struct {
+	Provider string // "" or "auto": detect from content
+	Opts     agt.Options
+	Strict   bool // the first data error ends the run
+	Quiet    bool // no diagnostics on stderr
+	Workers  int  // decode and encode goroutines; 0 = GOMAXPROCS
+}
+
+// Stats counts what a run read and wrote.
+type Stats struct {
+	Files, Lines, Bytes, Events, Errors, Unknown, Unreadable int64
+}
+
+// ErrData is returned under Strict when a data error ended the run.
+var ErrData = errors.New("data error")
+
+const (
+	batchLines = 512
+	batchBytes = 1 << 20
+	headLines  = 5
+	maxDoc     = 1 << 30 // the largest whole-document input read
+)
+
+// unit is one input unit: a file, or a session's files read together.
+type unit struct {
+	files  []stage.Input
+	parser agt.Parser
+	em     *agt.Emitter
+}
+
+type batch struct {
+	u     *unit
+	path  string
+	first int64 // line number of lines[0]; 0 for a document
+	lines [][]byte
+	bytes int64
+	end   bool // the unit's last batch
+	recs  []any
+	errs  []error
+
+	events []agt.Event
+	diags  []agt.Diag
+	out    []byte
+}
+
+// Parse reads the inputs and writes events to w, diagnostics to diag.
+func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, diag io.Writer) (Stats, error) {
+	var st Stats
+	n := cfg.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	var forced Provider
+	if cfg.Provider != "" && cfg.Provider != "auto" {
+		if forced = Lookup(cfg.Provider); forced == nil {
+			return st, fmt.Errorf("unknown provider %q", cfg.Provider)
+		}
+	}
+	g := stage.NewGroup(ctx)
+	read := make(chan *batch, n)
+	g.Go(func(ctx context.Context) error {
+		defer close(read)
+		for _, u := range Units(inputs) {
+			if err := readUnit(ctx, cfg, forced, u, read); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	decoded := stage.Map(g.Context(), read, n, decode)
+	applied := make(chan *batch, n)
+	g.Go(func(ctx context.Context) error {
+		defer close(applied)
+		for b := range decoded {
+			apply(b)
+			select {
+			case applied <- b:
+			case <-ctx.Done():
+				return nil
+			}
+		}
+		return nil
+	})
+	encoded := stage.Map(g.Context(), applied, n, encode)
+	g.Go(func(ctx context.Context) error {
+		out := stage.NewWriter(w)
+		for b := range encoded {
+			for _, d := range b.diags {
+				if d.Data {
+					st.Errors++
+				}
+				if d.Src.Line == 0 && d.Src.Ptr == "" && d.Text == unreadable {
+					st.Unreadable++
+				}
+				if !cfg.Quiet || (cfg.Strict && d.Data) {
+					fmt.Fprintln(diag, d)
+				}
+				if cfg.Strict && d.Data {
+					out.Flush()
+					return ErrData
+				}
+			}
+			st.Lines += int64(len(b.lines))
+			st.Bytes += b.bytes
+			st.Events += int64(len(b.events))
+			for i := range b.events {
+				if b.events[i].Kind == agt.KindUnknown {
+					st.Unknown++
+				}
+			}
+			if _, err := out.Write(b.out); err != nil {
+				return err
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return out.Flush()
+	})
+	err := g.Wait()
+	if err == nil {
+		err = ctx.Err()
+	}
+	return st, err
+}
+
+const unreadable = "unreadable"
+
+// Units groups inputs into units: a file, together with the files its
+// provider reads with it (a Claude Code session and its subagent files).
+// Order follows the first file of each unit.
+func Units(inputs []stage.Input) []*unit {
+	byPath := map[string]*unit{}
+	var units []*unit
+	owner := func(path string) *unit {
+		for _, p := range registry {
+			if g, ok := p.(Grouper); ok {
+				if o := g.Owner(path); o != "" {
+					if u := byPath[o]; u != nil {
+						return u
+					}
+				}
+			}
+		}
+		return nil
+	}
+	for _, in := range inputs {
+		u := &unit{files: []stage.Input{in}}
+		byPath[in.Path] = u
+	}
+	for _, in := range inputs {
+		u := byPath[in.Path]
+		if o := owner(in.Path); o != nil && o != u {
+			o.files = append(o.files, in)
+			u.files = nil
+		}
+	}
+	for _, in := range inputs {
+		if u := byPath[in.Path]; len(u.files) > 0 && u.files[0].Path == in.Path {
+			units = append(units, u)
+		}
+	}
+	return units
+}
+
+// readUnit reads the files of u and sends their lines in batches.
+func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, out chan<- *batch) error {
+	send := func(b *batch) error {
+		select {
+		case out <- b:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	var last *batch
+	flush := func(b *batch) error {
+		if last != nil {
+			if err := send(last); err != nil {
+				return err
+			}
+		}
+		last = b
+		return nil
+	}
+	for i, in := range u.files {
+		rc, err := in.Open()
+		if err != nil {
+			if err := flush(&batch{u: u, path: in.Path, diags: []agt.Diag{{Src: agt.Src{Path: in.Path}, Text: unreadable + ": " + err.Error()}}}); err != nil {
+				return err
+			}
+			continue
+		}
+		lr := stage.NewLineReader(rc, 1<<20)
+		b := &batch{u: u, path: in.Path, first: 1}
+		var head agt.Head
+		var doc bool
+		var rerr error
+		if i == 0 || u.parser == nil {
+			head, doc, rerr = readHead(lr, b)
+			u.detect(cfg, forced, in.Path, head, doc, b)
+		}
+		for rerr == nil {
+			if len(b.lines) >= batchLines || b.bytes >= batchBytes {
+				if err := flush(b); err != nil {
+					rc.Close()
+					return err
+				}
+				b = &batch{u: u, path: in.Path, first: lr.Line() + 1}
+			}
+			var line []byte
+			line, rerr = lr.Next(nil)
+			if rerr == nil {
+				b.lines = append(b.lines, line)
+				b.bytes += int64(len(line)) + 1
+			}
+		}
+		rc.Close()
+		if rerr != io.EOF {
+			b.diags = append(b.diags, agt.Diag{Src: agt.Src{Path: in.Path, Line: lr.Line() + 1}, Text: unreadable + ": " + rerr.Error()})
+		}
+		if err := flush(b); err != nil {
+			return err
+		}
+	}
+	if last == nil {
+		last = &batch{u: u}
+	}
+	last.end = true
+	return send(last)
+}
+
+// readHead reads the first non-blank lines of an input into b. When the
+// first one is not JSON but opens a JSON document, the whole input is read
+// as one document record.
+func readHead(lr *stage.LineReader, b *batch) (agt.Head, bool, error) {
+	var h agt.Head
+	for len(h.Lines) < headLines {
+		line, err := lr.Next(nil)
+		if err != nil {
+			return h, false, err
+		}
+		b.lines = append(b.lines, line)
+		b.bytes += int64(len(line)) + 1
+		t := bytes.TrimSpace(line)
+		if len(t) == 0 {
+			continue
+		}
+		if len(h.Lines) == 0 && (t[0] == '{' || t[0] == '[') && !agt.API.Valid(t) {
+			rest, err := io.ReadAll(io.LimitReader(lr.Reader(), maxDoc))
+			var doc []byte
+			for _, l := range b.lines {
+				doc = append(append(doc, l...), '\n')
+			}
+			doc = append(doc, rest...)
+			b.lines = [][]byte{doc}
+			b.bytes = int64(len(doc))
+			b.first = 0
+			h.Doc = doc
+			if err == nil {
+				err = io.EOF
+			}
+			return h, true, err
+		}
+		h.Lines = append(h.Lines, t)
+	}
+	return h, false, nil
+}
+
+// detect picks the provider and format of u from the head of its first file.
+func (u *unit) detect(cfg Config, forced Provider, path string, head agt.Head, doc bool, b *batch) {
+	p, format := forced, ""
+	if p != nil {
+		format = p.Sniff(head)
+		if format == "" {
+			format = p.Formats()[0]
+		}
+	} else {
+		p, format = Detect(head)
+	}
+	if p == nil {
+		if len(head.Lines) > 0 || head.Doc != nil {
+			b.diags = append(b.diags, agt.Diag{Src: agt.Src{Path: path}, Text: "no provider recognises this input; its records are kept as unknown events", Data: true})
+		}
+		u.parser = unclaimed{}
+		u.em = agt.NewEmitter("unknown", "unknown", cfg.Opts)
+		return
+	}
+	u.parser = p.NewParser(format, cfg.Opts)
+	u.em = agt.NewEmitter(p.Name(), format, cfg.Opts)
+	if doc && !isDocument(p, format) {
+		b.diags = append(b.diags, agt.Diag{Src: agt.Src{Path: path}, Text: fmt.Sprintf("%s is a line format but the input is one JSON document", format), Data: true})
+	}
+}
+
+type decodeErr struct{ err error }
+
+func decode(b *batch) *batch {
+	if b.u.parser == nil {
+		return b
+	}
+	b.recs = make([]any, len(b.lines))
+	for i, line := range b.lines {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		v, err := b.u.parser.Decode(line)
+		if err != nil {
+			v = decodeErr{err}
+		}
+		b.recs[i] = v
+	}
+	return b
+}
+
+func apply(b *batch) {
+	u := b.u
+	if u.parser == nil {
+		return
+	}
+	em := u.em
+	for i, v := range b.recs {
+		if v == nil {
+			continue
+		}
+		line := agt.Raw(b.lines[i])
+		src := agt.Src{Path: b.path, Line: b.first + int64(i)}
+		if b.first == 0 { // a whole document
+			src.Line = 0
+			if em.Opts.Raw {
+				line = agt.Compact(line)
+			}
+		}
+		em.At(src, line)
+		if e, ok := v.(decodeErr); ok {
+			em.Errorf("%v", e.err)
+			continue
+		}
+		u.parser.Apply(em, v)
+	}
+	if b.end {
+		u.parser.Finish(em)
+		em.Done()
+	}
+	ev, d := em.Take()
+	b.events = ev
+	b.diags = append(b.diags, d...)
+}
+
+const encodeOpts = encoder.NoValidateJSONMarshaler | encoder.SortMapKeys | encoder.EncodeNullForInfOrNan
+
+func encode(b *batch) *batch {
+	var buf []byte
+	for i := range b.events {
+		if err := encoder.EncodeInto(&buf, &b.events[i], encodeOpts); err != nil {
+			panic(fmt.Sprintf("encoding event: %v", err))
+		}
+		buf = append(buf, '\n')
+	}
+	b.out = buf
+	return b
+}
+
+// unclaimed keeps every record of an input no provider recognises as an
+// unknown event.
+type unclaimed struct{}
+
+func (unclaimed) Decode(rec []byte) (any, error) {
+	if !agt.API.Valid(rec) {
+		return nil, errors.New("not JSON")
+	}
+	return struct{}{}, nil
+}
+func (unclaimed) Apply(em *agt.Emitter, _ any) { em.Unknown("", "", "") }
+func (unclaimed) Finish(*agt.Emitter)          {}

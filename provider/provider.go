@@ -1,0 +1,79 @@
+// Package provider is the provider layer of agt: the registry of provider
+// parsers (one sub-package each), detection of provider and format from
+// content, and the parse pipeline that turns inputs into agt.event/1 lines.
+package provider
+
+import (
+	"sort"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/claude"
+	"github.com/agt-project/agt/provider/codex"
+)
+
+// Provider reads the formats of one agent.
+type Provider interface {
+	// Name is the provider's name in events: claude, codex, …
+	Name() string
+	// Formats lists the formats the provider reads; the first is the default
+	// when the provider is forced and its content is not recognised.
+	Formats() []string
+	// Sniff names the format of an input whose first records are head, or
+	// returns "" when the content is not this provider's.
+	Sniff(head agt.Head) string
+	// NewParser returns a parser for one unit in format.
+	NewParser(format string, opts agt.Options) agt.Parser
+}
+
+// Documents is implemented by providers with whole-document formats: an
+// input in such a format is one record, the whole document.
+type Documents interface {
+	Document(format string) bool
+}
+
+// Grouper is implemented by providers whose sessions span several files: it
+// names the file a path is read together with ("" for none), from the path
+// alone.
+type Grouper interface {
+	Owner(path string) string
+}
+
+var registry = []Provider{claude.Provider{}, codex.Provider{}}
+
+// All returns the registered providers.
+func All() []Provider { return registry }
+
+// Names lists the names of the registered providers, sorted.
+func Names() []string {
+	var n []string
+	for _, p := range registry {
+		n = append(n, p.Name())
+	}
+	sort.Strings(n)
+	return n
+}
+
+// Lookup finds a provider by name.
+func Lookup(name string) Provider {
+	for _, p := range registry {
+		if p.Name() == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// Detect finds the provider and format of an input from its first records.
+func Detect(head agt.Head) (Provider, string) {
+	for _, p := range registry {
+		if f := p.Sniff(head); f != "" {
+			return p, f
+		}
+	}
+	return nil, ""
+}
+
+func isDocument(p Provider, format string) bool {
+	d, ok := p.(Documents)
+	return ok && d.Document(format)
+}

@@ -1,0 +1,91 @@
+package stage
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Input is one stream of input: a file, stdin, or later an archive member.
+// Path is what events name in src.path.
+type Input struct {
+	Path string
+	Open func() (io.ReadCloser, error)
+}
+
+// StdinPath is the src.path of standard input.
+const StdinPath = "-"
+
+// WalkExts are the file endings read when a folder is walked; files named on
+// the command line are read whatever their ending.
+var WalkExts = []string{".jsonl", ".ndjson", ".json"}
+
+// Expand turns command-line arguments into inputs: "-" (or no argument) is
+// stdin, a folder is walked recursively in lexical order (links to folders are
+// not followed, so a link loop cannot trap the walk), anything else is a file.
+// Problems (a missing path, an unreadable folder) are returned beside the
+// inputs that could be found, so that the run goes on.
+func Expand(args []string, stdin io.Reader) ([]Input, []error) {
+	if len(args) == 0 {
+		args = []string{StdinPath}
+	}
+	var ins []Input
+	var errs []error
+	for _, a := range args {
+		if a == StdinPath {
+			ins = append(ins, Input{Path: StdinPath, Open: func() (io.ReadCloser, error) { return io.NopCloser(stdin), nil }})
+			continue
+		}
+		st, err := os.Stat(a)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if !st.IsDir() {
+			ins = append(ins, FileInput(a))
+			continue
+		}
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				errs = append(errs, err)
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() || !walkable(p) {
+				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+					return nil
+				}
+			} else if !d.Type().IsRegular() {
+				return nil
+			}
+			ins = append(ins, FileInput(p))
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", a, err))
+		}
+	}
+	return ins, errs
+}
+
+// FileInput is the input of the file at path.
+func FileInput(path string) Input {
+	return Input{Path: path, Open: func() (io.ReadCloser, error) { return os.Open(path) }}
+}
+
+func walkable(p string) bool {
+	for _, e := range WalkExts {
+		if strings.HasSuffix(p, e) {
+			return true
+		}
+	}
+	return false
+}
