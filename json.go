@@ -3,6 +3,9 @@ package agt
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/bytedance/sonic"
@@ -96,4 +99,56 @@ func ValidText(s string) string {
 		return s
 	}
 	return string(bytes.ToValidUTF8([]byte(s), []byte("\uFFFD")))
+}
+
+// Decode reads a record that must be a JSON object into v, reading only the
+// fields v names. Its errors are one short line: "not JSON", "JSON array
+// where an object belongs", or, for fields of the wrong type, an error that
+// leaves v filled with what could be read (the caller may keep it).
+func Decode(rec []byte, v any) error {
+	t := bytes.TrimLeft(rec, " \t\r\n\ufeff")
+	if len(t) == 0 {
+		return errors.New("empty record")
+	}
+	if t[0] != '{' {
+		if API.Valid(t) {
+			return fmt.Errorf("JSON %s where an object belongs", jsonKind(t[0]))
+		}
+		return errors.New("not JSON")
+	}
+	err := API.Unmarshal(t, v)
+	if err == nil {
+		return nil
+	}
+	if !API.Valid(t) {
+		if bytes.Count(t, []byte("{"))+bytes.Count(t, []byte("[")) > bytes.Count(t, []byte("}"))+bytes.Count(t, []byte("]")) {
+			return errors.New("not JSON (truncated record)")
+		}
+		return errors.New("not JSON")
+	}
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return &FieldError{Msg: msg}
+}
+
+// FieldError reports fields of unexpected types in a record that is
+// otherwise valid JSON; the record's other fields were read.
+type FieldError struct{ Msg string }
+
+func (e *FieldError) Error() string { return "unexpected field type: " + e.Msg }
+
+func jsonKind(c byte) string {
+	switch c {
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "number"
 }

@@ -1,8 +1,7 @@
-package provider
+package provider_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,55 +11,9 @@ import (
 	"testing"
 
 	"github.com/agt-project/agt"
-	"github.com/agt-project/agt/stage"
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/provider/providertest"
 )
-
-// corpusDir is the shared corpus of real logs, read in place (its licenses do
-// not all allow copies); tests that need it skip when it is absent.
-func corpusDir(t testing.TB) string {
-	dir := os.Getenv("AGT_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "corpus")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "PROVENANCE.tsv")); err != nil {
-		t.Skipf("corpus not found at %s (set AGT_CORPUS)", dir)
-	}
-	return dir
-}
-
-// parseFiles runs the parse pipeline in-process and returns its output.
-func parseFiles(t testing.TB, cfg Config, paths ...string) ([]byte, string, Stats) {
-	t.Helper()
-	var out, diag bytes.Buffer
-	var ins []stage.Input
-	for _, p := range paths {
-		ins = append(ins, stage.FileInput(p))
-	}
-	st, err := Parse(context.Background(), cfg, ins, &out, &diag)
-	if err != nil {
-		t.Fatalf("parse %v: %v", paths, err)
-	}
-	return out.Bytes(), diag.String(), st
-}
-
-func decodeEvents(t testing.TB, b []byte) []agt.Event {
-	t.Helper()
-	var evs []agt.Event
-	for i, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
-		if len(line) == 0 {
-			continue
-		}
-		if !json.Valid(line) {
-			t.Fatalf("output line %d is not JSON: %.200s", i+1, line)
-		}
-		var ev agt.Event
-		if err := agt.API.Unmarshal(line, &ev); err != nil {
-			t.Fatalf("output line %d: %v", i+1, err)
-		}
-		evs = append(evs, ev)
-	}
-	return evs
-}
 
 type refRow struct {
 	File                                        string
@@ -90,17 +43,26 @@ func reference(t testing.TB, dir string) map[string]refRow {
 	return m
 }
 
-// corpusProviders are the corpus folders whose every file a provider claims.
-var corpusProviders = []string{"claude", "codex"}
+// corpusProviders are the providers whose corpus folder is checked: those
+// that read at least one format.
+func corpusProviders() []string {
+	var names []string
+	for _, p := range provider.All() {
+		if len(p.Formats()) > 0 {
+			names = append(names, p.Name())
+		}
+	}
+	return names
+}
 
 // TestCorpus checks every corpus file of the supported providers: provider
 // detected from content, every input line accounted for in some event's src,
 // no unknown record types, tool results linked to calls of the same session,
 // token sums equal to the reference, identical bytes on a second run.
 func TestCorpus(t *testing.T) {
-	dir := corpusDir(t)
+	dir := providertest.CorpusDir(t)
 	ref := reference(t, dir)
-	for _, prov := range corpusProviders {
+	for _, prov := range corpusProviders() {
 		files, _ := filepath.Glob(filepath.Join(dir, prov, "*"))
 		if len(files) == 0 {
 			t.Errorf("no corpus files for %s", prov)
@@ -108,12 +70,12 @@ func TestCorpus(t *testing.T) {
 		for _, f := range files {
 			rel := prov + "/" + filepath.Base(f)
 			t.Run(rel, func(t *testing.T) {
-				out, _, st := parseFiles(t, Config{}, f)
-				again, _, _ := parseFiles(t, Config{Workers: 1}, f)
+				out, _, st := providertest.Parse(t, provider.Config{}, f)
+				again, _, _ := providertest.Parse(t, provider.Config{Workers: 1}, f)
 				if !bytes.Equal(out, again) {
 					t.Errorf("second run (1 worker) differs")
 				}
-				evs := decodeEvents(t, out)
+				evs := providertest.Events(t, out)
 				checkEvents(t, f, prov, evs, st)
 				if r, ok := ref[rel]; ok {
 					var got refRow
@@ -136,7 +98,7 @@ func TestCorpus(t *testing.T) {
 	}
 }
 
-func checkEvents(t *testing.T, path, prov string, evs []agt.Event, st Stats) {
+func checkEvents(t *testing.T, path, prov string, evs []agt.Event, st provider.Stats) {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {

@@ -51,7 +51,7 @@ type batch struct {
 	lines [][]byte
 	bytes int64
 	end   bool // the unit's last batch
-	recs  []any
+	recs  []*decoded
 	errs  []error
 
 	events []agt.Event
@@ -309,22 +309,24 @@ func (u *unit) detect(cfg Config, forced Provider, path string, head agt.Head, d
 	}
 }
 
-type decodeErr struct{ err error }
+// decoded is a record after Decode: its value, an error, or both (fields of
+// the wrong type in an otherwise readable record).
+type decoded struct {
+	v   any
+	err error
+}
 
 func decode(b *batch) *batch {
 	if b.u.parser == nil {
 		return b
 	}
-	b.recs = make([]any, len(b.lines))
+	b.recs = make([]*decoded, len(b.lines))
 	for i, line := range b.lines {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		v, err := b.u.parser.Decode(line)
-		if err != nil {
-			v = decodeErr{err}
-		}
-		b.recs[i] = v
+		b.recs[i] = &decoded{v, err}
 	}
 	return b
 }
@@ -335,8 +337,8 @@ func apply(b *batch) {
 		return
 	}
 	em := u.em
-	for i, v := range b.recs {
-		if v == nil {
+	for i, d := range b.recs {
+		if d == nil {
 			continue
 		}
 		line := agt.Raw(b.lines[i])
@@ -348,11 +350,12 @@ func apply(b *batch) {
 			}
 		}
 		em.At(src, line)
-		if e, ok := v.(decodeErr); ok {
-			em.Errorf("%v", e.err)
-			continue
+		if d.err != nil {
+			em.Errorf("%v", d.err)
 		}
-		u.parser.Apply(em, v)
+		if d.v != nil {
+			u.parser.Apply(em, d.v)
+		}
 	}
 	if b.end {
 		u.parser.Finish(em)
@@ -382,10 +385,11 @@ func encode(b *batch) *batch {
 type unclaimed struct{}
 
 func (unclaimed) Decode(rec []byte) (any, error) {
-	if !agt.API.Valid(rec) {
-		return nil, errors.New("not JSON")
+	var v struct{}
+	if err := agt.Decode(rec, &v); err != nil {
+		return nil, err
 	}
-	return struct{}{}, nil
+	return v, nil
 }
 func (unclaimed) Apply(em *agt.Emitter, _ any) { em.Unknown("", "", "") }
 func (unclaimed) Finish(*agt.Emitter)          {}

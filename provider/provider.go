@@ -9,6 +9,10 @@ import (
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider/claude"
 	"github.com/agt-project/agt/provider/codex"
+	"github.com/agt-project/agt/provider/copilot"
+	"github.com/agt-project/agt/provider/gemini"
+	"github.com/agt-project/agt/provider/opencode"
+	"github.com/agt-project/agt/provider/pi"
 )
 
 // Provider reads the formats of one agent.
@@ -38,7 +42,14 @@ type Grouper interface {
 	Owner(path string) string
 }
 
-var registry = []Provider{claude.Provider{}, codex.Provider{}}
+var registry = []Provider{
+	claude.Provider{},
+	codex.Provider{},
+	gemini.Provider{},
+	copilot.Provider{},
+	pi.Provider{},
+	opencode.Provider{},
+}
 
 // All returns the registered providers.
 func All() []Provider { return registry }

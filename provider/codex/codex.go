@@ -6,7 +6,14 @@ import "github.com/agt-project/agt"
 // Provider is the codex provider.
 type Provider struct{}
 
+// Name is the provider's name in events.
 func (Provider) Name() string { return "codex" }
-func (Provider) Formats() []string { return []string{"codex"} }
-func (Provider) Sniff(h agt.Head) string { return "" }
-func (Provider) NewParser(format string, opts agt.Options) agt.Parser { return nil }
+
+// Formats is empty until the parser lands.
+func (Provider) Formats() []string { return nil }
+
+// Sniff recognises nothing yet.
+func (Provider) Sniff(agt.Head) string { return "" }
+
+// NewParser returns nil until the parser lands.
+func (Provider) NewParser(string, agt.Options) agt.Parser { return nil }

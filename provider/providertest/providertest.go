@@ -1,0 +1,115 @@
+// Package providertest holds what the provider tests share: running the
+// parse pipeline in-process, decoding its events, golden files, and the
+// shared corpus of real logs.
+package providertest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/stage"
+)
+
+// Update rewrites golden files instead of comparing with them.
+var Update = flag.Bool("update", false, "rewrite golden files")
+
+// CorpusDir is the shared corpus (../shared/corpus from the repository, or
+// $AGT_CORPUS). Tests that need it skip when it is absent.
+func CorpusDir(t testing.TB) string {
+	dir := os.Getenv("AGT_CORPUS")
+	if dir == "" {
+		dir = filepath.Join(RepoRoot(t), "..", "shared", "corpus")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "PROVENANCE.tsv")); err != nil {
+		t.Skipf("corpus not found at %s (set AGT_CORPUS)", dir)
+	}
+	return dir
+}
+
+// RepoRoot is the folder of go.mod.
+func RepoRoot(t testing.TB) string {
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found")
+		}
+		dir = parent
+	}
+}
+
+// Parse runs the parse pipeline in-process over files and returns stdout,
+// stderr and the run's counts.
+func Parse(t testing.TB, cfg provider.Config, paths ...string) ([]byte, string, provider.Stats) {
+	t.Helper()
+	var out, diag bytes.Buffer
+	var ins []stage.Input
+	for _, p := range paths {
+		ins = append(ins, stage.FileInput(p))
+	}
+	st, err := provider.Parse(context.Background(), cfg, ins, &out, &diag)
+	if err != nil {
+		t.Fatalf("parse %v: %v", paths, err)
+	}
+	return out.Bytes(), diag.String(), st
+}
+
+// Events decodes JSONL output, failing on any line that is not JSON.
+func Events(t testing.TB, b []byte) []agt.Event {
+	t.Helper()
+	var evs []agt.Event
+	for i, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		if !json.Valid(line) {
+			t.Fatalf("output line %d is not JSON: %.200s", i+1, line)
+		}
+		var ev agt.Event
+		if err := agt.API.Unmarshal(line, &ev); err != nil {
+			t.Fatalf("output line %d: %v", i+1, err)
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+// Golden compares got with the golden file at path (rewritten with -update).
+func Golden(t testing.TB, got []byte, path string) {
+	t.Helper()
+	if *Update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run the test with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		gl, wl := bytes.Split(got, []byte("\n")), bytes.Split(want, []byte("\n"))
+		for i := 0; i < len(gl) && i < len(wl); i++ {
+			if !bytes.Equal(gl[i], wl[i]) {
+				t.Fatalf("%s differs at line %d:\n got  %.400s\n want %.400s\n(rerun with -update if the change is intended)", path, i+1, gl[i], wl[i])
+			}
+		}
+		t.Fatalf("%s: got %d lines, want %d (rerun with -update if the change is intended)", path, len(gl), len(wl))
+	}
+}
