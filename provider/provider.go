@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/acp"
 	"github.com/agt-project/agt/provider/claude"
 	"github.com/agt-project/agt/provider/codex"
 	"github.com/agt-project/agt/provider/copilot"
@@ -49,6 +50,7 @@ var registry = []Provider{
 	copilot.Provider{},
 	pi.Provider{},
 	opencode.Provider{},
+	acp.Provider{},
 }
 
 // All returns the registered providers.
