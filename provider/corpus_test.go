@@ -64,9 +64,6 @@ func TestCorpus(t *testing.T) {
 	ref := reference(t, dir)
 	for _, prov := range corpusProviders() {
 		files, _ := filepath.Glob(filepath.Join(dir, prov, "*"))
-		if len(files) == 0 {
-			t.Errorf("no corpus files for %s", prov)
-		}
 		for _, f := range files {
 			rel := prov + "/" + filepath.Base(f)
 			t.Run(rel, func(t *testing.T) {
