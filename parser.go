@@ -70,6 +70,7 @@ type Emitter struct {
 	raw      Raw
 	out      []Event
 	pending  []Event // events seen before any session id was known
+	count    int     // events emitted so far
 	diags    []Diag
 }
 
@@ -144,6 +145,7 @@ func (e *Emitter) Emit(ev Event, key, suffix string) string {
 	if key == "" {
 		key = e.Key()
 	}
+	e.count++
 	if ev.Stream == "" {
 		ev.Stream = StreamMain
 	}
@@ -165,6 +167,10 @@ func (e *Emitter) Emit(ev Event, key, suffix string) string {
 	}
 	return e.finish(s, ev, key, suffix)
 }
+
+// Count is the number of events emitted so far, for parsers that make sure
+// every record yields one.
+func (e *Emitter) Count() int { return e.count }
 
 // EventID is the id that Emit gives the event of key and suffix in the
 // current session, for links to events not yet emitted.
@@ -221,7 +227,11 @@ func (e *Emitter) Warnf(format string, args ...any) {
 
 // Unknown emits the current record as an unknown event (raw always kept).
 func (e *Emitter) Unknown(native, stream, what string) {
-	e.Emit(Event{Kind: KindUnknown, NativeSession: native, Stream: stream, Meta: &Meta{Type: what}}, "", "unknown")
+	ev := Event{Kind: KindUnknown, NativeSession: native, Stream: stream}
+	if what != "" {
+		ev.Meta = &Meta{Type: what}
+	}
+	e.Emit(ev, "", "unknown")
 }
 
 // Done releases events still waiting for a session into the fallback

@@ -209,12 +209,11 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, out cha
 		}
 		lr := stage.NewLineReader(rc, 1<<20)
 		b := &batch{u: u, path: in.Path, first: 1}
-		var head agt.Head
-		var doc bool
 		var rerr error
 		if i == 0 || u.parser == nil {
-			head, doc, rerr = readHead(lr, b)
-			u.detect(cfg, forced, in.Path, head, doc, b)
+			var head agt.Head
+			head, rerr = readHead(lr, b)
+			u.detect(cfg, forced, in.Path, head, b)
 		}
 		for rerr == nil {
 			if len(b.lines) >= batchLines || b.bytes >= batchBytes {
@@ -249,12 +248,12 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, out cha
 // readHead reads the first non-blank lines of an input into b. When the
 // first one is not JSON but opens a JSON document, the whole input is read
 // as one document record.
-func readHead(lr *stage.LineReader, b *batch) (agt.Head, bool, error) {
+func readHead(lr *stage.LineReader, b *batch) (agt.Head, error) {
 	var h agt.Head
 	for len(h.Lines) < headLines {
 		line, err := lr.Next(nil)
 		if err != nil {
-			return h, false, err
+			return h, err
 		}
 		b.lines = append(b.lines, line)
 		b.bytes += int64(len(line)) + 1
@@ -268,7 +267,7 @@ func readHead(lr *stage.LineReader, b *batch) (agt.Head, bool, error) {
 			for _, l := range b.lines {
 				doc = append(append(doc, l...), '\n')
 			}
-			doc = append(doc, rest...)
+			doc = agt.Compact(append(doc, rest...))
 			b.lines = [][]byte{doc}
 			b.bytes = int64(len(doc))
 			b.first = 0
@@ -276,15 +275,16 @@ func readHead(lr *stage.LineReader, b *batch) (agt.Head, bool, error) {
 			if err == nil {
 				err = io.EOF
 			}
-			return h, true, err
+			return h, err
 		}
 		h.Lines = append(h.Lines, t)
 	}
-	return h, false, nil
+	return h, nil
 }
 
 // detect picks the provider and format of u from the head of its first file.
-func (u *unit) detect(cfg Config, forced Provider, path string, head agt.Head, doc bool, b *batch) {
+// A document given to a line format is one record (a pretty-printed line).
+func (u *unit) detect(cfg Config, forced Provider, path string, head agt.Head, b *batch) {
 	p, format := forced, ""
 	if p != nil {
 		format = p.Sniff(head)
@@ -304,9 +304,6 @@ func (u *unit) detect(cfg Config, forced Provider, path string, head agt.Head, d
 	}
 	u.parser = p.NewParser(format, cfg.Opts)
 	u.em = agt.NewEmitter(p.Name(), format, cfg.Opts)
-	if doc && !isDocument(p, format) {
-		b.diags = append(b.diags, agt.Diag{Src: agt.Src{Path: path}, Text: fmt.Sprintf("%s is a line format but the input is one JSON document", format), Data: true})
-	}
 }
 
 // decoded is a record after Decode: its value, an error, or both (fields of
@@ -343,11 +340,8 @@ func apply(b *batch) {
 		}
 		line := agt.Raw(b.lines[i])
 		src := agt.Src{Path: b.path, Line: b.first + int64(i)}
-		if b.first == 0 { // a whole document
+		if b.first == 0 { // a whole document, compacted when read
 			src.Line = 0
-			if em.Opts.Raw {
-				line = agt.Compact(line)
-			}
 		}
 		em.At(src, line)
 		if d.err != nil {

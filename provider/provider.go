@@ -85,8 +85,3 @@ func Detect(head agt.Head) (Provider, string) {
 	}
 	return nil, ""
 }
-
-func isDocument(p Provider, format string) bool {
-	d, ok := p.(Documents)
-	return ok && d.Document(format)
-}

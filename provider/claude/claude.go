@@ -1,19 +1,71 @@
-// Package claude reads the formats of claude.
+// Package claude reads Claude Code: the on-disk session logs of every
+// generation (1.0.x inline sidechains, 2.0.x agent-*.jsonl files, 2.1.x
+// <session>/subagents/ folders) and the live output of `claude -p
+// --output-format stream-json --verbose` and `--output-format json`.
+//
+// Decisions where the formats leave room:
+//   - Usage of a session log is one event per model call: lines are grouped
+//     by (message.id, requestId) across all the files of the unit, progress
+//     mirrors of subagent messages included, and the line with the largest
+//     output count wins (ties: the later line). Because a later line can
+//     still raise the count, these events are emitted when the unit ends, in
+//     order of first appearance, each with the src of the line it was taken
+//     from.
+//   - Live output carries placeholder usage on its per-block assistant lines;
+//     usage comes from the result line's modelUsage as "run" events, one per
+//     model, differences from the previous result of the same session (Claude
+//     Code's counters grow over a process), with costUSD kept as the native
+//     cost.
+//   - A progress/agent_progress mirror yields the mirrored message's events
+//     in the subagent's sidechain stream; when the subagent's own file is read
+//     in the same unit, its copy of a mirrored record becomes a meta event of
+//     subtype "mirrored", so that nothing is counted twice.
+//   - Inline sidechains (1.0.x) have no agentId: their stream is named after
+//     the first 8 characters of the uuid of the sidechain's first record.
+//   - User strings that are slash-command markup become slash_command events;
+//     local command output, injected (isMeta) text and interruption markers
+//     become system events; compaction summaries become summary events.
 package claude
 
-import "github.com/agt-project/agt"
+import (
+	"path/filepath"
+	"strings"
 
-// Provider is the claude provider.
+	"github.com/agt-project/agt"
+)
+
+// Formats read by this package.
+const (
+	FormatSession    = "claude-session"
+	FormatStreamJSON = "claude-stream-json"
+	FormatJSON       = "claude-json"
+)
+
+// Provider is the Claude Code provider.
 type Provider struct{}
 
 // Name is the provider's name in events.
 func (Provider) Name() string { return "claude" }
 
-// Formats is empty until the parser lands.
-func (Provider) Formats() []string { return nil }
+// Formats lists the formats of Claude Code.
+func (Provider) Formats() []string { return []string{FormatSession, FormatStreamJSON, FormatJSON} }
 
-// Sniff recognises nothing yet.
-func (Provider) Sniff(agt.Head) string { return "" }
+// NewParser returns a parser for one unit.
+func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
+	return newParser(format != FormatSession, opts)
+}
 
-// NewParser returns nil until the parser lands.
-func (Provider) NewParser(string, agt.Options) agt.Parser { return nil }
+// Owner groups the subagent files of Claude Code 2.1.x with their session:
+// <dir>/<session>/subagents/**/agent-*.jsonl is read with <dir>/<session>.jsonl.
+func (Provider) Owner(path string) string {
+	dir, file := filepath.Split(path)
+	if !strings.HasPrefix(file, "agent-") || !strings.HasSuffix(file, ".jsonl") {
+		return ""
+	}
+	for d := filepath.Clean(dir); d != "." && d != string(filepath.Separator); d = filepath.Dir(d) {
+		if filepath.Base(d) == "subagents" {
+			return filepath.Dir(d) + ".jsonl"
+		}
+	}
+	return ""
+}

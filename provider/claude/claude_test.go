@@ -1,0 +1,159 @@
+package claude_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/provider/claude"
+	"github.com/agt-project/agt/provider/providertest"
+)
+
+func testdata(t *testing.T, elem ...string) string {
+	return filepath.Join(append([]string{providertest.RepoRoot(t), "testdata", "claude"}, elem...)...)
+}
+
+// TestGolden parses real session logs and live outputs and compares the
+// events with reviewed golden files.
+func TestGolden(t *testing.T) {
+	for _, pattern := range []string{"*.jsonl", "live/*.jsonl", "live/*.json"} {
+		files, _ := filepath.Glob(testdata(t, pattern))
+		for _, f := range files {
+			rel, _ := filepath.Rel(testdata(t), f)
+			t.Run(rel, func(t *testing.T) {
+				out, _, _ := providertest.Parse(t, provider.Config{}, f)
+				out = []byte(strings.ReplaceAll(string(out), filepath.Dir(f)+string(filepath.Separator), ""))
+				providertest.Golden(t, out, testdata(t, "golden", rel))
+			})
+		}
+	}
+}
+
+func TestSniff(t *testing.T) {
+	cases := []struct {
+		name, line, want string
+	}{
+		{"user record", `{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}`, claude.FormatSession},
+		{"snapshot first", `{"type":"file-history-snapshot","messageId":"m","snapshot":{}}`, claude.FormatSession},
+		{"summary first", `{"type":"summary","summary":"x","leafUuid":"l"}`, claude.FormatSession},
+		{"stream init", `{"type":"system","subtype":"init","session_id":"s","model":"m"}`, claude.FormatStreamJSON},
+		{"json result", `{"type":"result","subtype":"success","session_id":"s"}`, claude.FormatJSON},
+		{"qwen parts", `{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","parts":[{"text":"x"}]}}`, ""},
+		{"json-rpc", `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s"}}`, ""},
+		{"codex", `{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}`, ""},
+	}
+	for _, c := range cases {
+		if got := (claude.Provider{}).Sniff(agt.Head{Lines: [][]byte{[]byte(c.line)}}); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSubagentGroup reads a 2.1.x session folder: the subagent file is read
+// with its session, a progress mirror and the subagent's own copy of a
+// message count once, with the largest output.
+func TestSubagentGroup(t *testing.T) {
+	dir := t.TempDir()
+	sid := "0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f"
+	main := `{"type":"user","uuid":"u1","sessionId":"` + sid + `","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"go"}}
+{"type":"progress","uuid":"p1","sessionId":"` + sid + `","timestamp":"2026-01-01T00:00:01.000Z","data":{"type":"agent_progress","agentId":"abc","message":{"type":"assistant","uuid":"s1","timestamp":"2026-01-01T00:00:01.000Z","requestId":"r1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"working"}],"usage":{"input_tokens":3,"output_tokens":5,"cache_read_input_tokens":100,"cache_creation_input_tokens":10}}}}}
+`
+	sub := `{"type":"assistant","uuid":"s1","isSidechain":true,"agentId":"abc","sessionId":"` + sid + `","timestamp":"2026-01-01T00:00:01.000Z","requestId":"r1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"working"}],"usage":{"input_tokens":3,"output_tokens":7,"cache_read_input_tokens":100,"cache_creation_input_tokens":10}}}
+`
+	write(t, filepath.Join(dir, sid+".jsonl"), main)
+	write(t, filepath.Join(dir, sid, "subagents", "agent-abc.jsonl"), sub)
+	if got := (claude.Provider{}).Owner(filepath.Join(dir, sid, "subagents", "agent-abc.jsonl")); got != filepath.Join(dir, sid+".jsonl") {
+		t.Fatalf("Owner = %q", got)
+	}
+	out, _, _ := providertest.Parse(t, provider.Config{}, filepath.Join(dir, sid, "subagents", "agent-abc.jsonl"), filepath.Join(dir, sid+".jsonl"))
+	evs := providertest.Events(t, out)
+	var kinds []string
+	var usage []*agt.Usage
+	for _, ev := range evs {
+		kinds = append(kinds, ev.Kind+"@"+ev.Stream)
+		if ev.Usage != nil {
+			usage = append(usage, ev.Usage)
+		}
+		if ev.Session != evs[0].Session {
+			t.Errorf("event in another session: %+v", ev)
+		}
+	}
+	want := "user@main assistant@sidechain:abc meta@sidechain:abc usage@sidechain:abc"
+	if got := strings.Join(kinds, " "); got != want {
+		t.Errorf("events\n got  %s\n want %s", got, want)
+	}
+	if len(usage) != 1 || usage[0].Output != 7 || usage[0].Total != 120 {
+		t.Errorf("usage = %+v, want one call with output 7, total 120", usage)
+	}
+}
+
+func write(t *testing.T, path, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLiveCorpus checks every live Claude output in the shared corpus.
+func TestLiveCorpus(t *testing.T) {
+	dir := providertest.CorpusDir(t)
+	var files []string
+	for _, p := range []string{"live/claude-stream-json/*.jsonl", "live/claude-stream-json/real/*.json", "live/claude-json/*.json"} {
+		m, _ := filepath.Glob(filepath.Join(dir, p))
+		files = append(files, m...)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			out, diag, st := providertest.Parse(t, provider.Config{}, f)
+			if st.Errors > 0 {
+				t.Errorf("errors: %s", diag)
+			}
+			evs := providertest.Events(t, out)
+			calls := map[string]string{}
+			lines := map[int64]bool{}
+			var runTotal int64
+			for _, ev := range evs {
+				if ev.Provider != "claude" || ev.Kind == agt.KindUnknown {
+					t.Errorf("event %+v", ev)
+				}
+				lines[ev.Src.Line] = true
+				switch ev.Kind {
+				case agt.KindToolCall:
+					calls[ev.Tool.ID] = ev.ID
+				case agt.KindToolResult:
+					if id, ok := calls[ev.Result.ID]; ok && ev.Result.Call != id {
+						t.Errorf("result %s not linked", ev.Result.ID)
+					}
+				case agt.KindUsage:
+					if ev.Usage.Scope != agt.ScopeRun {
+						t.Errorf("live usage with scope %q", ev.Usage.Scope)
+					}
+					runTotal += ev.Usage.Total
+				}
+			}
+			if strings.HasSuffix(f, ".jsonl") {
+				n := int64(strings.Count(readFile(t, f), "\n"))
+				for i := int64(1); i <= n; i++ {
+					if !lines[i] {
+						t.Errorf("line %d yields no event", i)
+					}
+				}
+			}
+			t.Logf("events %d, run usage total %d", len(evs), runTotal)
+		})
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,241 @@
+package claude
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/agt-project/agt"
+)
+
+// parser turns the records of one unit into events.
+type parser struct {
+	live  bool
+	opts  agt.Options
+	calls map[string]string // session NUL tool_use id → event id of the call
+
+	// session logs: usage per model call, emitted at the end of the unit
+	calls2 []*call
+	byKey  map[string]*call
+	// session logs: uuids of records already emitted from a progress mirror
+	mirrored map[string]bool
+	// 1.0.x inline sidechains: record uuid → stream
+	sidechain map[string]string
+
+	// live output
+	tasks   map[string]string                // Agent tool_use id → task (agent) id
+	results map[string]map[string]*agt.Usage // session → model → totals so far
+	model   string
+}
+
+// call is the usage of one model call, as the largest of its lines.
+type call struct {
+	key     string
+	reqID   string
+	session string
+	stream  string
+	ts      string
+	model   string
+	u       usage
+	src     agt.Src
+	raw     agt.Raw
+}
+
+func newParser(live bool, opts agt.Options) *parser {
+	return &parser{
+		live:      live,
+		opts:      opts,
+		calls:     map[string]string{},
+		byKey:     map[string]*call{},
+		mirrored:  map[string]bool{},
+		sidechain: map[string]string{},
+		tasks:     map[string]string{},
+		results:   map[string]map[string]*agt.Usage{},
+	}
+}
+
+func (p *parser) Decode(line []byte) (any, error) {
+	d, err := decodeRecord(line)
+	if d == nil {
+		return nil, err
+	}
+	return d, err
+}
+
+func (p *parser) Apply(em *agt.Emitter, v any) {
+	d := v.(*decoded)
+	r := &d.rec
+	sid := r.SessionID
+	if sid == "" {
+		sid = r.LiveSessionID
+	}
+	if sid != "" && em.Current() == "" {
+		em.Session(sid)
+	}
+	c := ctx{p: p, em: em, d: d, session: sid, stream: p.stream(r), ts: agt.Timestamp(r.Timestamp)}
+	n := em.Count()
+	if r.IsSidechain && p.mirrored[sid+"\x00"+r.UUID] {
+		if r.Type == "assistant" {
+			p.addCall(em, r, c.session, c.stream, c.ts)
+		}
+		c.meta(r.Type, "mirrored", nil) // already emitted from a progress mirror
+		return
+	}
+	c.record()
+	if em.Count() == n {
+		c.meta(r.Type, "", nil)
+	}
+}
+
+// stream names the stream of a record: main, or the sidechain of a subagent.
+func (p *parser) stream(r *record) string {
+	if p.live {
+		if r.ParentToolUseID == "" {
+			return agt.StreamMain
+		}
+		if t := p.tasks[r.ParentToolUseID]; t != "" {
+			return "sidechain:" + t
+		}
+		return "sidechain:" + r.ParentToolUseID
+	}
+	if !r.IsSidechain {
+		return agt.StreamMain
+	}
+	if r.AgentID != "" {
+		return "sidechain:" + r.AgentID
+	}
+	// 1.0.x inline sidechain: inherit the stream of the parent record
+	s := ""
+	if r.ParentUUID != nil {
+		s = p.sidechain[*r.ParentUUID]
+	}
+	if s == "" {
+		id := r.UUID
+		if len(id) > 8 {
+			id = id[:8]
+		}
+		s = "sidechain:" + id
+	}
+	if r.UUID != "" {
+		p.sidechain[r.UUID] = s
+	}
+	return s
+}
+
+func (p *parser) Finish(em *agt.Emitter) {
+	for _, c := range p.calls2 {
+		u := &agt.Usage{
+			Scope:      agt.ScopeCall,
+			Input:      c.u.Input,
+			CacheRead:  c.u.CacheRead,
+			CacheWrite: c.u.CacheWrite,
+			Output:     c.u.Output,
+			MessageID:  c.key,
+		}
+		if c.u.CacheCreation != nil {
+			u.CacheWrite1h = c.u.CacheCreation.OneHour
+		}
+		if c.u.OutputDetails != nil {
+			u.Reasoning = c.u.OutputDetails.Thinking
+		}
+		u.Sum()
+		em.SetSrc(c.src, c.raw)
+		em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: c.session, Stream: c.stream, TS: c.ts, Model: c.model, Usage: u}, c.key, "usage\x00"+c.reqID)
+	}
+	p.calls2 = nil
+}
+
+// addCall records the usage of an assistant line of a session log.
+func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string) {
+	m := r.Message
+	if m == nil || m.Usage == nil || m.Model == "<synthetic>" {
+		return
+	}
+	key := m.ID
+	if key == "" {
+		key = r.UUID
+	}
+	k := session + "\x00" + key + "\x00" + r.RequestID
+	c := p.byKey[k]
+	if c == nil {
+		c = &call{key: key, reqID: r.RequestID, session: session, stream: stream, ts: ts, model: m.Model}
+		p.byKey[k] = c
+		p.calls2 = append(p.calls2, c)
+	} else if m.Usage.Output < c.u.Output {
+		return
+	}
+	c.u = *m.Usage
+	c.src = em.Src()
+	if p.opts.Raw {
+		c.raw = em.Line()
+	}
+}
+
+// runUsage emits the usage of a live result line: per model, the growth
+// since the previous result of the session.
+func (p *parser) runUsage(c *ctx) {
+	r := &c.d.rec
+	models := make([]string, 0, len(r.ModelUsage))
+	for m := range r.ModelUsage {
+		models = append(models, m)
+	}
+	sort.Strings(models)
+	prev := p.results[c.session]
+	if prev == nil {
+		prev = map[string]*agt.Usage{}
+		p.results[c.session] = prev
+	}
+	for _, m := range models {
+		mu := r.ModelUsage[m]
+		now := &agt.Usage{Input: mu.Input, CacheRead: mu.CacheRead, CacheWrite: mu.CacheWrite, CacheWrite1h: mu.CacheWrite1h, Output: mu.Output, Reasoning: mu.Thinking, NativeCostUSD: mu.CostUSD}
+		u := diff(now, prev[m])
+		prev[m] = now
+		u.Scope = agt.ScopeRun
+		u.ContextWindow = mu.Context
+		u.Sum()
+		c.emit(agt.Event{Kind: agt.KindUsage, Model: m, Usage: u}, "usage:"+m)
+	}
+	if len(models) == 0 && r.Usage != nil {
+		// no per-model figures (early 2.x): the result's own usage
+		u := &agt.Usage{Scope: agt.ScopeRun, Input: r.Usage.Input, CacheRead: r.Usage.CacheRead, CacheWrite: r.Usage.CacheWrite, Output: r.Usage.Output, NativeCostUSD: r.TotalCost}
+		u.Sum()
+		c.emit(agt.Event{Kind: agt.KindUsage, Model: p.model, Usage: u}, "usage")
+	}
+}
+
+// diff is now minus prev (prev may be nil), costs included.
+func diff(now, prev *agt.Usage) *agt.Usage {
+	u := *now
+	if prev == nil {
+		return &u
+	}
+	u.Input -= prev.Input
+	u.CacheRead -= prev.CacheRead
+	u.CacheWrite -= prev.CacheWrite
+	u.CacheWrite1h -= prev.CacheWrite1h
+	u.Output -= prev.Output
+	u.Reasoning -= prev.Reasoning
+	if now.NativeCostUSD != nil && prev.NativeCostUSD != nil {
+		v := *now.NativeCostUSD - *prev.NativeCostUSD
+		u.NativeCostUSD = &v
+	}
+	return &u
+}
+
+// exitCode reads "Exit code N" at the start of a tool result's text.
+func exitCode(out agt.Raw) *int {
+	const p = `"Exit code `
+	if !strings.HasPrefix(string(out), p) {
+		return nil
+	}
+	s := string(out[len(p):])
+	i := 0
+	for i < len(s) && (s[i] >= '0' && s[i] <= '9' || (i == 0 && s[i] == '-')) {
+		i++
+	}
+	n, err := strconv.Atoi(s[:i])
+	if err != nil {
+		return nil
+	}
+	return &n
+}

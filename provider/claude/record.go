@@ -1,0 +1,175 @@
+package claude
+
+import (
+	"github.com/agt-project/agt"
+	"github.com/bytedance/sonic"
+)
+
+// raw is a JSON fragment of the input line, not copied.
+type raw = sonic.NoCopyRawMessage
+
+// record is a Claude Code record, on disk or live; only the fields agt uses.
+type record struct {
+	Type          string   `json:"type"`
+	Subtype       string   `json:"subtype"`
+	UUID          string   `json:"uuid"`
+	ParentUUID    *string  `json:"parentUuid"`
+	SessionID     string   `json:"sessionId"`
+	LiveSessionID string   `json:"session_id"`
+	Timestamp     string   `json:"timestamp"`
+	Cwd           string   `json:"cwd"`
+	GitBranch     string   `json:"gitBranch"`
+	Version       string   `json:"version"`
+	IsSidechain   bool     `json:"isSidechain"`
+	AgentID       string   `json:"agentId"`
+	IsMeta        bool     `json:"isMeta"`
+	CompactSum    bool     `json:"isCompactSummary"`
+	APIError      bool     `json:"isApiErrorMessage"`
+	RequestID     string   `json:"requestId"`
+	Message       *message `json:"message"`
+	Content       raw      `json:"content"`
+	Level         string   `json:"level"`
+
+	// progress
+	Data *struct {
+		Type    string  `json:"type"`
+		AgentID string  `json:"agentId"`
+		Message *record `json:"message"`
+	} `json:"data"`
+	ToolUseResult raw `json:"toolUseResult"`
+
+	// metadata records
+	Summary      string `json:"summary"`
+	CustomTitle  string `json:"customTitle"`
+	AITitle      string `json:"aiTitle"`
+	AgentName    string `json:"agentName"`
+	RelocatedCwd string `json:"relocatedCwd"`
+	Attachment   *struct {
+		Type string `json:"type"`
+	} `json:"attachment"`
+
+	// payloads kept as meta data
+	CompactMetadata      raw `json:"compactMetadata"`
+	MicrocompactMetadata raw `json:"microcompactMetadata"`
+	Error                raw `json:"error"`
+
+	// live output
+	ParentToolUseID string `json:"parent_tool_use_id"`
+	LiveRequestID   string `json:"request_id"`
+	Model           string `json:"model"`
+	ClaudeVersion   string `json:"claude_code_version"`
+	Event           *struct {
+		Type string `json:"type"`
+	} `json:"event"`
+	TaskID     string                `json:"task_id"`
+	ToolUseID  string                `json:"tool_use_id"`
+	IsError    bool                  `json:"is_error"`
+	Result     raw                   `json:"result"`
+	Errors     []string              `json:"errors"`
+	TotalCost  *float64              `json:"total_cost_usd"`
+	Usage      *usage                `json:"usage"`
+	ModelUsage map[string]modelUsage `json:"modelUsage"`
+}
+
+type message struct {
+	ID         string `json:"id"`
+	Role       string `json:"role"`
+	Model      string `json:"model"`
+	Content    raw    `json:"content"`
+	Usage      *usage `json:"usage"`
+	StopReason string `json:"stop_reason"`
+}
+
+type block struct {
+	Type      string `json:"type"`
+	Text      raw    `json:"text"`
+	Thinking  raw    `json:"thinking"`
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Input     raw    `json:"input"`
+	ToolUseID string `json:"tool_use_id"`
+	Content   raw    `json:"content"`
+	IsError   bool   `json:"is_error"`
+}
+
+type usage struct {
+	Input         int64 `json:"input_tokens"`
+	Output        int64 `json:"output_tokens"`
+	CacheWrite    int64 `json:"cache_creation_input_tokens"`
+	CacheRead     int64 `json:"cache_read_input_tokens"`
+	CacheCreation *struct {
+		OneHour int64 `json:"ephemeral_1h_input_tokens"`
+	} `json:"cache_creation"`
+	OutputDetails *struct {
+		Thinking int64 `json:"thinking_tokens"`
+	} `json:"output_tokens_details"`
+}
+
+type modelUsage struct {
+	Input        int64    `json:"inputTokens"`
+	Output       int64    `json:"outputTokens"`
+	CacheRead    int64    `json:"cacheReadInputTokens"`
+	CacheWrite   int64    `json:"cacheCreationInputTokens"`
+	CacheWrite1h int64    `json:"cacheCreationEphemeral1hInputTokens"`
+	Thinking     int64    `json:"thinkingTokens"`
+	CostUSD      *float64 `json:"costUSD"`
+	Context      int64    `json:"contextWindow"`
+}
+
+// decoded is a record with its content blocks read.
+type decoded struct {
+	rec       record
+	blocks    []block // message.content when it is an array
+	text      raw     // message.content when it is a string
+	mirror    *decoded
+	agentLink string // toolUseResult.agentId of a Task result
+}
+
+func decodeRecord(line []byte) (*decoded, error) {
+	d := &decoded{}
+	err := agt.Decode(line, &d.rec)
+	if _, field := err.(*agt.FieldError); err != nil && !field {
+		return nil, err
+	}
+	if err2 := d.content(); err == nil {
+		err = err2
+	}
+	if r := d.rec.Data; r != nil && r.Message != nil {
+		d.mirror = &decoded{rec: *r.Message}
+		if err2 := d.mirror.content(); err == nil {
+			err = err2
+		}
+	}
+	if len(d.rec.ToolUseResult) > 0 && d.rec.ToolUseResult[0] == '{' {
+		if n, e := sonic.Get(d.rec.ToolUseResult, "agentId"); e == nil {
+			d.agentLink, _ = n.String()
+		}
+	}
+	return d, err
+}
+
+// content reads message.content: a string, or an array of blocks.
+func (d *decoded) content() error {
+	m := d.rec.Message
+	if m == nil || len(m.Content) == 0 {
+		return nil
+	}
+	switch m.Content[0] {
+	case '"':
+		d.text = m.Content
+	case '[':
+		if err := agt.API.Unmarshal(m.Content, &d.blocks); err != nil {
+			return &agt.FieldError{Msg: "message.content: " + firstLine(err.Error())}
+		}
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
