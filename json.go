@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/bytedance/sonic"
 )
@@ -102,7 +103,8 @@ func ValidText(s string) string {
 }
 
 // Decode reads a record that must be a JSON object into v, reading only the
-// fields v names. Its errors are one short line: "not JSON", "JSON array
+// fields v names. Strings and raw fragments in v share rec's memory (rec must
+// not change afterwards); a parser clones what it keeps beyond the record. Its errors are one short line: "not JSON", "JSON array
 // where an object belongs", or, for fields of the wrong type, an error that
 // leaves v filled with what could be read (the caller may keep it).
 func Decode(rec []byte, v any) error {
@@ -116,7 +118,7 @@ func Decode(rec []byte, v any) error {
 		}
 		return errors.New("not JSON")
 	}
-	err := API.Unmarshal(t, v)
+	err := API.UnmarshalFromString(unsafe.String(&t[0], len(t)), v)
 	if err == nil {
 		return nil
 	}

@@ -122,6 +122,7 @@ func (e *Emitter) SessionUUID(native string) string { return e.session(native).i
 func (e *Emitter) session(native string) *session {
 	s := e.sessions[native]
 	if s == nil {
+		native = strings.Clone(native)
 		id := SessionID(e.Provider, native)
 		s = &session{native: native, id: id, uuid: uuid.MustParse(id), last: map[string]string{}}
 		e.sessions[native] = s

@@ -32,7 +32,7 @@ var ErrData = errors.New("data error")
 
 const (
 	batchLines = 512
-	batchBytes = 1 << 20
+	batchBytes = 256 << 10
 	headLines  = 5
 	maxDoc     = 1 << 30 // the largest whole-document input read
 )
@@ -76,8 +76,9 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 	read := make(chan *batch, n)
 	g.Go(func(ctx context.Context) error {
 		defer close(read)
+		lr := stage.NewLineReader(nil, 1<<20)
 		for _, u := range Units(inputs) {
-			if err := readUnit(ctx, cfg, forced, u, read); err != nil {
+			if err := readUnit(ctx, cfg, forced, lr, u, read); err != nil {
 				return err
 			}
 		}
@@ -180,7 +181,7 @@ func Units(inputs []stage.Input) []*unit {
 }
 
 // readUnit reads the files of u and sends their lines in batches.
-func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, out chan<- *batch) error {
+func readUnit(ctx context.Context, cfg Config, forced Provider, lr *stage.LineReader, u *unit, out chan<- *batch) error {
 	send := func(b *batch) error {
 		select {
 		case out <- b:
@@ -207,7 +208,7 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, out cha
 			}
 			continue
 		}
-		lr := stage.NewLineReader(rc, 1<<20)
+		lr.Reset(rc)
 		b := &batch{u: u, path: in.Path, first: 1}
 		var rerr error
 		if i == 0 || u.parser == nil {
@@ -215,6 +216,9 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, out cha
 			head, rerr = readHead(lr, b)
 			u.detect(cfg, forced, in.Path, head, b)
 		}
+		// lines share one arena per batch; a line stays valid when the
+		// arena grows, as growing copies to a new array
+		arena := make([]byte, 0, batchBytes)
 		for rerr == nil {
 			if len(b.lines) >= batchLines || b.bytes >= batchBytes {
 				if err := flush(b); err != nil {
@@ -222,10 +226,12 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, out cha
 					return err
 				}
 				b = &batch{u: u, path: in.Path, first: lr.Line() + 1}
+				arena = make([]byte, 0, batchBytes)
 			}
-			var line []byte
-			line, rerr = lr.Next(nil)
+			start := len(arena)
+			arena, rerr = lr.Next(arena)
 			if rerr == nil {
+				line := arena[start:len(arena):len(arena)]
 				b.lines = append(b.lines, line)
 				b.bytes += int64(len(line)) + 1
 			}
@@ -358,12 +364,15 @@ func apply(b *batch) {
 	ev, d := em.Take()
 	b.events = ev
 	b.diags = append(b.diags, d...)
+	if b.end { // the unit's state is no longer needed
+		u.parser, u.em = nil, nil
+	}
 }
 
 const encodeOpts = encoder.NoValidateJSONMarshaler | encoder.SortMapKeys | encoder.EncodeNullForInfOrNan
 
 func encode(b *batch) *batch {
-	var buf []byte
+	buf := make([]byte, 0, b.bytes+b.bytes/4+int64(len(b.events))*320)
 	for i := range b.events {
 		if err := encoder.EncodeInto(&buf, &b.events[i], encodeOpts); err != nil {
 			panic(fmt.Sprintf("encoding event: %v", err))

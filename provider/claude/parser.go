@@ -117,7 +117,7 @@ func (p *parser) stream(r *record) string {
 		s = "sidechain:" + id
 	}
 	if r.UUID != "" {
-		p.sidechain[r.UUID] = s
+		p.sidechain[strings.Clone(r.UUID)] = strings.Clone(s)
 	}
 	return s
 }
@@ -158,7 +158,9 @@ func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string)
 	k := session + "\x00" + key + "\x00" + r.RequestID
 	c := p.byKey[k]
 	if c == nil {
-		c = &call{key: key, reqID: r.RequestID, session: session, stream: stream, ts: ts, model: m.Model}
+		// strings decoded from a line share its memory: clone what is kept
+		c = &call{key: strings.Clone(key), reqID: strings.Clone(r.RequestID), session: strings.Clone(session),
+			stream: strings.Clone(stream), ts: strings.Clone(ts), model: strings.Clone(m.Model)}
 		p.byKey[k] = c
 		p.calls2 = append(p.calls2, c)
 	} else if m.Usage.Output < c.u.Output {
@@ -183,13 +185,13 @@ func (p *parser) runUsage(c *ctx) {
 	prev := p.results[c.session]
 	if prev == nil {
 		prev = map[string]*agt.Usage{}
-		p.results[c.session] = prev
+		p.results[strings.Clone(c.session)] = prev
 	}
 	for _, m := range models {
 		mu := r.ModelUsage[m]
 		now := &agt.Usage{Input: mu.Input, CacheRead: mu.CacheRead, CacheWrite: mu.CacheWrite, CacheWrite1h: mu.CacheWrite1h, Output: mu.Output, Reasoning: mu.Thinking, NativeCostUSD: mu.CostUSD}
 		u := diff(now, prev[m])
-		prev[m] = now
+		prev[strings.Clone(m)] = now
 		u.Scope = agt.ScopeRun
 		u.ContextWindow = mu.Context
 		u.Sum()

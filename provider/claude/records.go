@@ -155,12 +155,12 @@ func (c *ctx) system() {
 	}
 	if r.Subtype == "init" {
 		m.Version = r.ClaudeVersion
-		c.p.model = r.Model
+		c.p.model = strings.Clone(r.Model)
 		c.emit(agt.Event{Kind: agt.KindMeta, Model: r.Model, Meta: m}, "meta")
 		return
 	}
 	if r.Subtype == "task_started" && r.ToolUseID != "" && r.TaskID != "" {
-		c.p.tasks[r.ToolUseID] = r.TaskID
+		c.p.tasks[strings.Clone(r.ToolUseID)] = strings.Clone(r.TaskID)
 	}
 	ev := agt.Event{Kind: kind, Meta: m}
 	if kind != agt.KindMeta {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/stage"
@@ -91,11 +92,26 @@ func Run(ctx context.Context, app *cli.App, args []string) int {
 	return ExitFailure
 }
 
-// Main runs a filter as a process: SIGINT ends it with 130, a closed stdout
-// ends it quietly with 0.
+// grace is how long an interrupted run may take to clean up before the
+// process ends anyway (a read from a terminal or a pipe cannot be cancelled).
+const grace = 2 * time.Second
+
+// Main runs a filter as a process: SIGINT or SIGTERM end it with 130, a
+// closed stdout ends it quietly with 0.
 func Main(build App) int {
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return Run(ctx, build(IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}), os.Args)
+	done := make(chan int, 1)
+	go func() { done <- Run(ctx, build(IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}), os.Args) }()
+	select {
+	case code := <-done:
+		return code
+	case <-ctx.Done():
+	}
+	select {
+	case <-done:
+	case <-time.After(grace):
+	}
+	return ExitInterrupted
 }
