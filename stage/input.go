@@ -25,9 +25,11 @@ var WalkExts = []string{".jsonl", ".ndjson", ".json"}
 
 // Expand turns command-line arguments into inputs: "-" (or no argument) is
 // stdin, a folder is walked recursively in lexical order (links to folders are
-// not followed, so a link loop cannot trap the walk), anything else is a file.
-// Problems (a missing path, an unreadable folder) are returned beside the
-// inputs that could be found, so that the run goes on.
+// not followed, so a link loop cannot trap the walk), an archive (.tar,
+// .tar.gz, .tgz, .zip, .gz) gives its members, anything else is a file.
+// Problems (a missing path, an unreadable folder, a refused archive member)
+// are returned beside the inputs that could be found, so that the run goes
+// on; a *Refused error is a warning, the others are I/O failures.
 func Expand(args []string, stdin io.Reader) ([]Input, []error) {
 	if len(args) == 0 {
 		args = []string{StdinPath}
@@ -45,7 +47,8 @@ func Expand(args []string, stdin io.Reader) ([]Input, []error) {
 			continue
 		}
 		if !st.IsDir() {
-			ins = append(ins, FileInput(a))
+			in, e := fileInputs(a)
+			ins, errs = append(ins, in...), append(errs, e...)
 			continue
 		}
 		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
@@ -56,7 +59,7 @@ func Expand(args []string, stdin io.Reader) ([]Input, []error) {
 				}
 				return nil
 			}
-			if d.IsDir() || !walkable(p) {
+			if d.IsDir() || !(walkable(p) || archiveOf(p) != notArchive) {
 				return nil
 			}
 			if d.Type()&fs.ModeSymlink != 0 {
@@ -66,7 +69,8 @@ func Expand(args []string, stdin io.Reader) ([]Input, []error) {
 			} else if !d.Type().IsRegular() {
 				return nil
 			}
-			ins = append(ins, FileInput(p))
+			in, e := fileInputs(p)
+			ins, errs = append(ins, in...), append(errs, e...)
 			return nil
 		})
 		if err != nil {
@@ -74,6 +78,14 @@ func Expand(args []string, stdin io.Reader) ([]Input, []error) {
 		}
 	}
 	return ins, errs
+}
+
+// fileInputs is the input of a file, or the members of an archive.
+func fileInputs(p string) ([]Input, []error) {
+	if k := archiveOf(p); k != notArchive {
+		return archiveInputs(p, k)
+	}
+	return []Input{FileInput(p)}, nil
 }
 
 // FileInput is the input of the file at path.

@@ -64,7 +64,12 @@ be read or a data error under --strict, 2 usage error, 130 interrupted.`)
 			return err
 		}
 		inputs, errs := stage.Expand(c.Args().Slice(), io.In)
+		failed := false
 		for _, e := range errs {
+			var r *stage.Refused
+			if !errors.As(e, &r) || cfg.Strict {
+				failed = true
+			}
 			fmt.Fprintf(io.Err, "agt-parse: %v\n", e)
 		}
 		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
@@ -74,7 +79,7 @@ be read or a data error under --strict, 2 usage error, 130 interrupted.`)
 		if err != nil {
 			return err
 		}
-		if len(errs) > 0 || st.Unreadable > 0 {
+		if failed || st.Unreadable > 0 {
 			return Failed(errors.New("some inputs could not be read"))
 		}
 		return nil
