@@ -1,7 +1,75 @@
-// Package copilot reads the formats of copilot.
+// Package copilot reads the logs of GitHub Copilot CLI.
+//
+// Formats:
+//   - copilot-session: ~/.copilot/session-state/<id>/events.jsonl (and the
+//     flat <id>.jsonl of 0.0.3xx–0.0.4xx), one SessionEvent per line:
+//     {type, data, id, timestamp, parentId, ephemeral?, agentId?}.
+//   - copilot-json: the live stream of `copilot -p --output-format json`,
+//     the same objects (ephemeral ones included, usage events left out)
+//     and a last {type:"result", sessionId, exitCode, usage} line.
+//   - copilot-legacy: ~/.copilot/history-session-state/*.json, one document
+//     {sessionId, startTime, chatMessages, timeline} (see legacy.go).
+//
+// Events. The session is session.start's sessionId, else the result line's
+// or a hook's input.sessionId; records seen before it is known are held
+// and emitted into it once it is (the live stream names it on its last
+// line), so that results can link to their calls. user.message is a user
+// event (a message with no user text but transformedContent, injected by
+// the runtime, is a system event); system.message, system.notification and
+// session.error are system events; assistant.message gives a reasoning
+// event (reasoningText), an assistant event (content) and one tool_call
+// per toolRequests entry; assistant.reasoning is a reasoning event;
+// session.task_complete and session.compaction_complete summaries are
+// summary events; command.queued/execute are slash commands; every other
+// known type is a meta event (types with large or repeated payloads —
+// deltas, skills_loaded, hook inputs — keep no data). agentId, or the
+// deprecated parentToolCallId, puts an event on stream subagent:<id>.
+//
+// Tools. The tool request of an assistant message is the tool_call;
+// tool.execution_start for it is a meta event (a start with no request
+// before it is the tool_call); tool.execution_complete is the tool_result,
+// linked by toolCallId: output = result.content (the text the model got),
+// or error.message; is_error when success is false, an error is given or
+// the shell's exit code (shellExecution.exitCode, or the "<exited with exit
+// code N>" / "<shellId: S completed with exit code N>" line older versions
+// append) is not 0; exit_code when known. A call id used a second time in
+// a session (only scrubbed fixtures do that) becomes id#n, so that each
+// result pairs with one call.
+//
+// Usage. Copilot persists no per-call usage: assistant.usage is ephemeral
+// (per call when an input has it anyway: emitted as scope "call").
+// session.shutdown.modelMetrics holds the totals of one process run per
+// model (a resumed session writes one shutdown per run, each with that
+// run's totals, so shutdowns are added, not differenced); they are emitted
+// as scope "run" usage per model, less what assistant.usage events of the
+// same run gave, so no token counts twice. Copilot's inputTokens is gross:
+// it includes cacheReadTokens and cacheWriteTokens (checked on the corpus:
+// a single-call run's inputTokens equals its context size, and cache reads
+// alone would exceed it if they were separate), so input = inputTokens −
+// cacheReadTokens − cacheWriteTokens (kept as is when smaller than its
+// cache parts). reasoningTokens are part of outputTokens (OpenAI's
+// completion_tokens convention; 15 reasoning of 30 output in the corpus),
+// so output = outputTokens and reasoning = reasoningTokens. When no model
+// has usage, the shutdown's session-wide tokenDetails (input, cache_read,
+// cache_write, output; already net) are the run usage of its one model or
+// currentModel. A run that ends without totals (killed before shutdown:
+// the next session.resume or the end of the input closes it) leaves only
+// assistant.message outputTokens: their sum per model is emitted as scope
+// "run" usage with output only. Per-message outputTokens are never added
+// on top of shutdown totals (in the corpus they sum to the shutdown's
+// outputTokens exactly), nor are subagent totalTokens, agentMetrics or
+// compactionTokensUsed. requests.cost, totalPremiumRequests and
+// totalNanoAiu are Copilot billing units, not USD: they stay in meta data.
 package copilot
 
 import "github.com/agt-project/agt"
+
+// Format names.
+const (
+	FormatSession = "copilot-session"
+	FormatJSON    = "copilot-json"
+	FormatLegacy  = "copilot-legacy"
+)
 
 // Provider is the copilot provider.
 type Provider struct{}
@@ -9,11 +77,16 @@ type Provider struct{}
 // Name is the provider's name in events.
 func (Provider) Name() string { return "copilot" }
 
-// Formats is empty until the parser lands.
-func (Provider) Formats() []string { return nil }
+// Formats lists the formats read; copilot-session is the default.
+func (Provider) Formats() []string { return []string{FormatSession, FormatJSON, FormatLegacy} }
 
-// Sniff recognises nothing yet.
-func (Provider) Sniff(agt.Head) string { return "" }
+// Document reports the whole-document format.
+func (Provider) Document(format string) bool { return format == FormatLegacy }
 
-// NewParser returns nil until the parser lands.
-func (Provider) NewParser(string, agt.Options) agt.Parser { return nil }
+// NewParser returns a parser for one input in format.
+func (Provider) NewParser(format string, _ agt.Options) agt.Parser {
+	if format == FormatLegacy {
+		return legacy{}
+	}
+	return newEvents()
+}

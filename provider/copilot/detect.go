@@ -1,0 +1,98 @@
+package copilot
+
+import (
+	"strings"
+
+	"github.com/agt-project/agt"
+)
+
+// Sniff recognises the Copilot CLI formats from content:
+//   - copilot-legacy: a JSON object with sessionId and chatMessages or
+//     timeline (a pretty-printed document, or one line);
+//   - copilot-session: SessionEvent lines ({type:"x.y", data:{…}, id,
+//     timestamp}) that start with session.start or session.resume, or
+//     that show neither sign of the live stream;
+//   - copilot-json: the same lines with ephemeral events, or the live
+//     stream's result line ({type:"result", sessionId, exitCode}).
+func (Provider) Sniff(head agt.Head) string {
+	if head.Doc != nil {
+		if isLegacy(head.Doc) {
+			return FormatLegacy
+		}
+		return ""
+	}
+	if len(head.Lines) == 0 {
+		return ""
+	}
+	if isLegacy(head.Lines[0]) {
+		return FormatLegacy
+	}
+	var start, live, event bool
+	for _, line := range head.Lines {
+		var v struct {
+			Type      string  `json:"type"`
+			Data      agt.Raw `json:"data"`
+			ID        string  `json:"id"`
+			Timestamp string  `json:"timestamp"`
+			Ephemeral bool    `json:"ephemeral"`
+			SessionID string  `json:"sessionId"`
+			ExitCode  *int    `json:"exitCode"`
+		}
+		if agt.Decode(line, &v) != nil {
+			continue
+		}
+		switch {
+		case v.Type == "result" && v.SessionID != "" && v.ExitCode != nil && v.Data == nil:
+			live = true
+		case !isEvent(v.Type, v.Data, v.ID, v.Timestamp):
+		case v.Type == "session.start" || v.Type == "session.resume":
+			start = true
+		case v.Ephemeral:
+			live = true
+		default:
+			event = true
+		}
+	}
+	switch {
+	case start:
+		return FormatSession
+	case live:
+		return FormatJSON
+	case event:
+		return FormatSession
+	}
+	return ""
+}
+
+// isEvent reports whether a record is a Copilot session event: a data
+// object, and a type this package knows or a dotted type with the event's
+// id and timestamp.
+func isEvent(typ string, data agt.Raw, id, ts string) bool {
+	if len(data) == 0 || data[0] != '{' || typ == "result" {
+		return false
+	}
+	if _, ok := types[typ]; ok {
+		return true
+	}
+	return strings.Contains(typ, ".") && id != "" && ts != ""
+}
+
+// isLegacy reports whether b is (or begins) a legacy history document: a
+// top-level object with sessionId, then chatMessages or timeline.
+func isLegacy(b []byte) bool {
+	var id, found bool
+	members(b, func(s *scanner, key string) (bool, *docError) {
+		switch key {
+		case "sessionId":
+			id = true
+		case "chatMessages", "timeline":
+			if id {
+				found = true
+				return true, nil
+			}
+		}
+		_, err := s.value(key)
+		return false, err
+	})
+	return found
+}
