@@ -1,19 +1,112 @@
-// Package codex reads the formats of codex.
+// Package codex reads OpenAI Codex CLI: the on-disk rollouts of every
+// generation and the live output of `codex exec --json`.
+//
+// Formats:
+//   - codex-rollout: the current rollout envelope, one {timestamp, type,
+//     payload} object per line (session_meta, turn_context, response_item,
+//     event_msg, compacted, world_state, inter_agent_communication_metadata).
+//   - codex-rollout-legacy: the early Rust rollout (≈0.1–0.2x): a bare
+//     header {id, timestamp, instructions, git} on line 1, then
+//     {"record_type":"state"} markers and bare ResponseItems.
+//   - codex-legacy-json: the TypeScript-era rollout, one JSON document
+//     {session, items:[ResponseItem…]}; records are addressed by JSON pointer
+//     (/session, /items/N).
+//   - codex-exec-json: `codex exec --json` (≥0.44 thread/turn/item events,
+//     the 0.41–0.43 item_type/assistant_message spelling, and the ≤0.41 raw
+//     protocol events {"id", "msg":{…}}).
+//
+// Decisions where the formats leave room:
+//   - A rollout is the record of one thread: its first session_meta names the
+//     session and, from payload.source, the stream ("main", or
+//     "subagent:<review|compact|nickname|role|…>" with meta.parent_session
+//     from parent_thread_id or forked_from_id). A later session_meta with the
+//     same id (a resume) is a meta event of subtype "resumed"; one with
+//     another id heads history a fork copied from that thread (subtype
+//     "copied"): the copied records stay in the file's own session, since
+//     nothing marks where the copy ends.
+//   - Text comes from the event_msg stream in current rollouts: user_message
+//     (the typed text) is the user event, agent_message the assistant event,
+//     agent_reasoning the reasoning event. Their response_item twins
+//     (message with role user or assistant, reasoning) become meta events of
+//     subtype "message:user", "message:assistant", "reasoning"; the user ones
+//     also carry the injected context blocks (AGENTS.md, environment
+//     context), which stay in the raw record. Developer and system messages,
+//     which have no twin, are system events. The legacy formats have no
+//     event_msg stream: their response items carry the text, and user
+//     messages that are injected context blocks are system events.
+//   - Tool calls come from the response items (function_call with the
+//     namespace prefixed to the name, custom_tool_call, local_shell_call,
+//     tool_search_call, web_search_call, image_generation_call) and results
+//     from their outputs. Exit codes are read from shell outputs (the 0.39
+//     JSON-encoded {"output","metadata":{"exit_code"}}, "Exit code: N",
+//     "Process exited with code N"); a non-zero code marks the result as an
+//     error. exec_command_end, patch_apply_end, mcp_tool_call_end,
+//     web_search_end and image_generation_end are meta events when the call
+//     they close has its own output (their exit code or failure enriches that
+//     result); when the call is known but its output never comes, the result
+//     is built from the end event when the file ends; when no call is known
+//     (a user shell command, a server-side search), the end event yields both
+//     the call and the result. MCP calls named by an end event or an exec
+//     item are called mcp__<server>__<tool>.
+//   - Errors the agent reports (event_msg error/stream_error/warning, exec
+//     error lines and turn.failed, exec error items) are system events; the
+//     error kind is kept for input that cannot be read.
+//   - Usage (rollouts): one "call" event per event_msg token_count whose
+//     info.total_token_usage differs from the previous total of the same
+//     thread (the thread of the session_meta in effect; a repeated total is a
+//     meta event). A thread's first total counts from the file's latest
+//     total when it is not smaller (a fork's counter is seeded from its
+//     parent's), otherwise from zero; a total smaller than the previous one
+//     is a meta event that resets the baseline. input = input_tokens −
+//     cached_input_tokens − cache_write_input_tokens (OpenAI's input_tokens
+//     includes both, so total equals Codex's total_tokens), cache_read =
+//     cached_input_tokens, cache_write = cache_write_input_tokens, output =
+//     output_tokens, reasoning = reasoning_output_tokens; the model is the
+//     latest turn_context model; context_window is info.model_context_window.
+//   - Usage (exec): turn.completed.usage is the thread's cumulative total,
+//     resumes included; each turn.completed is a "run" event holding the
+//     difference from the previous one of the same thread in the input (the
+//     first as given), so that a file's sum is its last total. A capture that
+//     starts with a resumed run therefore reports the thread's total so far.
+//   - Exec items pair by item id, started ↔ completed (the first "id" of a
+//     web_search item, which carries the key twice); ids restart at item_0
+//     on resume, so a completion pairs with the latest open call of its id,
+//     and a completion without a start yields the call too.
 package codex
 
 import "github.com/agt-project/agt"
 
-// Provider is the codex provider.
+// Formats read by this package.
+const (
+	FormatRollout       = "codex-rollout"
+	FormatRolloutLegacy = "codex-rollout-legacy"
+	FormatLegacyJSON    = "codex-legacy-json"
+	FormatExecJSON      = "codex-exec-json"
+)
+
+// Provider is the Codex CLI provider.
 type Provider struct{}
 
 // Name is the provider's name in events.
 func (Provider) Name() string { return "codex" }
 
-// Formats is empty until the parser lands.
-func (Provider) Formats() []string { return nil }
+// Formats lists the formats of Codex CLI.
+func (Provider) Formats() []string {
+	return []string{FormatRollout, FormatRolloutLegacy, FormatLegacyJSON, FormatExecJSON}
+}
 
-// Sniff recognises nothing yet.
-func (Provider) Sniff(agt.Head) string { return "" }
+// Document reports the whole-document format.
+func (Provider) Document(format string) bool { return format == FormatLegacyJSON }
 
-// NewParser returns nil until the parser lands.
-func (Provider) NewParser(string, agt.Options) agt.Parser { return nil }
+// NewParser returns a parser for one unit in format.
+func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
+	switch format {
+	case FormatExecJSON:
+		return newLive()
+	case FormatRolloutLegacy:
+		return &legacyParser{conv: newConv(true)}
+	case FormatLegacyJSON:
+		return &docParser{conv: newConv(true)}
+	}
+	return &rolloutParser{conv: newConv(false)}
+}

@@ -1,0 +1,168 @@
+package codex
+
+import (
+	"strconv"
+
+	"github.com/agt-project/agt"
+)
+
+// conv is the state the on-disk parsers share: the stream and model in
+// effect, the tool calls seen, and the keys already used.
+type conv struct {
+	legacy bool // response items carry the text (no event_msg stream)
+	live   bool // end events are the results (≤0.41 exec output has no outputs)
+	stream string
+	model  string
+	ts     string
+	thread string // the thread whose token counter is in effect
+	totals totals
+	keys   keys
+	ids    keys // native call ids seen, per session
+	calls  map[string]*callState
+	ends   []*callState            // calls whose end event waits for an output
+	web    map[string][]*callState // web searches by query, waiting for their other half
+}
+
+func newConv(legacy bool) *conv {
+	return &conv{legacy: legacy, totals: totals{seed: true}, keys: keys{}, ids: keys{}, calls: map[string]*callState{}, web: map[string][]*callState{}}
+}
+
+// callState is a tool call seen in the input.
+type callState struct {
+	id    string // the tool id of its events
+	event string // event id of the call
+	done  bool   // its result was emitted
+	end   *endInfo
+	query string // id-less web search: the query its end event will carry
+}
+
+// endInfo is what an end event (exec_command_end, patch_apply_end, …) tells
+// about a call, kept to enrich its output or to stand in for it.
+type endInfo struct {
+	res agt.Result
+	src agt.Src
+	raw agt.Raw
+	ts  string
+}
+
+// keys makes (session, key, suffix) unique: a key seen again (a call id
+// repeated by a resume, a copied history, an exec item id restarting at
+// item_0) gets a "#n" suffix.
+type keys map[string]int
+
+func (k keys) unique(session, key, suffix string) string {
+	if key == "" {
+		return ""
+	}
+	id := session + "\x00" + key + "\x00" + suffix
+	n := k[id]
+	k[id] = n + 1
+	if n == 0 {
+		return key
+	}
+	return key + "#" + strconv.Itoa(n+1)
+}
+
+// emit emits ev with the record's timestamp and the stream in effect.
+func (c *conv) emit(em *agt.Emitter, ev agt.Event, key, suffix string) string {
+	if ev.TS == "" {
+		ev.TS = c.ts
+	}
+	if ev.Stream == "" {
+		ev.Stream = c.stream
+	}
+	return em.Emit(ev, c.keys.unique(em.Current(), key, suffix), suffix)
+}
+
+// meta emits a meta event.
+func (c *conv) meta(em *agt.Emitter, m *agt.Meta) {
+	c.emit(em, agt.Event{Kind: agt.KindMeta, Meta: m}, "", "meta")
+}
+
+// say emits a text event; an empty text is still an event of its kind.
+func (c *conv) say(em *agt.Emitter, kind string, text agt.Raw, m *agt.Meta, suffix string) {
+	ev := agt.Event{Kind: kind, Text: text, Meta: m}
+	if kind == agt.KindAssistant || kind == agt.KindReasoning {
+		ev.Model = c.model
+	}
+	c.emit(em, ev, "", suffix)
+}
+
+// call emits a tool call and remembers it under its native id. A native id
+// seen before in the session (on a call, or on a result with no call) gets
+// a "#n" suffix in the tool id, so that each call of a session has its own.
+func (c *conv) call(em *agt.Emitter, id, name string, input agt.Raw) *callState {
+	if input == nil {
+		input = emptyObject
+	}
+	tid := c.ids.unique(em.Current(), id, "")
+	t := &agt.Tool{ID: tid, Name: name, NativeName: name, Input: input, NativeInput: input}
+	st := &callState{id: tid}
+	st.event = c.emit(em, agt.Event{Kind: agt.KindToolCall, Model: c.model, Tool: t}, tid, "call")
+	if id != "" {
+		c.calls[id] = st
+	}
+	return st
+}
+
+// result emits the result of call id, linked to the latest call of that id.
+func (c *conv) result(em *agt.Emitter, id string, r agt.Result) {
+	c.resultOf(em, c.calls[id], id, r)
+}
+
+// resultOf emits the result of call st, or of native id when no call is
+// known.
+func (c *conv) resultOf(em *agt.Emitter, st *callState, id string, r agt.Result) {
+	if st != nil {
+		r.ID, r.Call = st.id, st.event
+		if e := st.end; e != nil && !st.done {
+			if r.ExitCode == nil {
+				r.ExitCode = e.res.ExitCode
+			}
+			r.IsError = r.IsError || e.res.IsError
+		}
+		st.done = true
+	} else {
+		r.ID = c.ids.unique(em.Current(), id, "")
+	}
+	if r.ExitCode != nil && *r.ExitCode != 0 {
+		r.IsError = true
+	}
+	c.emit(em, agt.Event{Kind: agt.KindToolResult, Result: &r}, r.ID, "result")
+}
+
+// end handles an event that closes call id: a meta event when the call has
+// or will have its own output, otherwise the call and its result.
+func (c *conv) end(em *agt.Emitter, m *agt.Meta, id, name string, input agt.Raw, r agt.Result) *callState {
+	st := c.calls[id]
+	if id != "" && st != nil && c.live && !st.done {
+		c.resultOf(em, st, id, r)
+		return st
+	}
+	if id != "" && st != nil {
+		if !st.done && st.end == nil {
+			st.end = &endInfo{res: r, src: em.Src(), raw: em.Line(), ts: c.ts}
+			c.ends = append(c.ends, st)
+		}
+		c.meta(em, m)
+		return st
+	}
+	st = c.call(em, id, name, input)
+	c.result(em, id, r)
+	return st
+}
+
+// finish emits the results that only an end event reported, at the end
+// event's line.
+func (c *conv) finish(em *agt.Emitter) {
+	for _, st := range c.ends {
+		if st.done {
+			continue
+		}
+		e := st.end
+		em.SetSrc(e.src, e.raw)
+		c.ts = e.ts
+		c.resultOf(em, st, st.id, e.res)
+	}
+	c.ends = nil
+}

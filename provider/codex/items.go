@@ -1,0 +1,189 @@
+package codex
+
+import (
+	"bytes"
+
+	"github.com/agt-project/agt"
+)
+
+// itemHandler emits the events of one ResponseItem or EventMsg payload.
+type itemHandler func(c *conv, em *agt.Emitter, it *item)
+
+// responseItems maps ResponseItem types to their handlers.
+var responseItems = map[string]itemHandler{
+	"message":                 (*conv).message,
+	"reasoning":               (*conv).reasoning,
+	"agent_message":           (*conv).agentMessage,
+	"function_call":           (*conv).functionCall,
+	"custom_tool_call":        (*conv).customToolCall,
+	"local_shell_call":        (*conv).localShellCall,
+	"tool_search_call":        (*conv).toolSearchCall,
+	"web_search_call":         (*conv).webSearchCall,
+	"image_generation_call":   (*conv).imageGenerationCall,
+	"function_call_output":    (*conv).toolOutput,
+	"custom_tool_call_output": (*conv).toolOutput,
+	"tool_search_output":      (*conv).toolSearchOutput,
+	"ghost_snapshot":          (*conv).itemMeta,
+	"compaction":              (*conv).itemMeta,
+	"compaction_summary":      (*conv).itemMeta,
+	"other":                   (*conv).itemMeta,
+}
+
+// roleKinds maps message roles to event kinds.
+var roleKinds = map[string]string{
+	"user":      agt.KindUser,
+	"assistant": agt.KindAssistant,
+	"developer": agt.KindSystem,
+	"system":    agt.KindSystem,
+}
+
+// injected are the openings of the context blocks Codex sends as user
+// messages (legacy formats: such messages are system events).
+var injected = [][]byte{
+	[]byte(`"<environment_context>`),
+	[]byte(`"<user_instructions>`),
+	[]byte(`"# AGENTS.md instructions`),
+	[]byte(`"<turn_aborted>`),
+	[]byte(`"<permissions instructions>`),
+	[]byte(`"<user_shell_command>`),
+	[]byte(`"<collaboration_mode>`),
+}
+
+func isInjected(t agt.Raw) bool {
+	for _, p := range injected {
+		if bytes.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *conv) itemMeta(em *agt.Emitter, it *item) {
+	c.meta(em, &agt.Meta{Type: "response_item", Subtype: it.Type})
+}
+
+func (c *conv) message(em *agt.Emitter, it *item) {
+	if !c.legacy && (it.Role == "user" || it.Role == "assistant") {
+		c.meta(em, &agt.Meta{Type: "response_item", Subtype: "message:" + it.Role})
+		return
+	}
+	kind := roleKinds[it.Role]
+	if kind == "" {
+		kind = agt.KindSystem
+	}
+	t := joinText(it.Content)
+	if kind == agt.KindUser && isInjected(t) {
+		kind = agt.KindSystem
+	}
+	var m *agt.Meta
+	if kind == agt.KindSystem {
+		m = &agt.Meta{Type: "response_item", Subtype: "message:" + it.Role}
+	}
+	c.say(em, kind, t, m, "text")
+}
+
+func (c *conv) reasoning(em *agt.Emitter, it *item) {
+	if c.legacy {
+		t := joinText(it.Summary)
+		if t == nil {
+			t = joinText(it.Content)
+		}
+		if t != nil {
+			c.say(em, agt.KindReasoning, t, nil, "reasoning")
+			return
+		}
+	}
+	c.itemMeta(em, it)
+}
+
+// agentMessage is a message between agents (multi-agent): a system event
+// naming its author.
+func (c *conv) agentMessage(em *agt.Emitter, it *item) {
+	c.say(em, agt.KindSystem, joinText(it.Content), &agt.Meta{Type: "response_item", Subtype: "agent_message", Agent: it.Author}, "text")
+}
+
+func callID(it *item) string {
+	if it.CallID != "" {
+		return it.CallID
+	}
+	return it.ID
+}
+
+func (c *conv) functionCall(em *agt.Emitter, it *item) {
+	c.call(em, callID(it), it.Namespace+it.Name, toolInput(it.Arguments))
+}
+
+func (c *conv) customToolCall(em *agt.Emitter, it *item) {
+	c.call(em, callID(it), it.Name, toolInput(it.Input))
+}
+
+func (c *conv) localShellCall(em *agt.Emitter, it *item) {
+	c.call(em, callID(it), "local_shell", toolInput(it.Action))
+}
+
+func (c *conv) toolSearchCall(em *agt.Emitter, it *item) {
+	c.call(em, callID(it), "tool_search", toolInput(it.Arguments))
+}
+
+func (c *conv) toolOutput(em *agt.Emitter, it *item) {
+	c.result(em, it.CallID, agt.Result{Output: it.Output, ExitCode: outputExit(it.Output)})
+}
+
+func (c *conv) toolSearchOutput(em *agt.Emitter, it *item) {
+	c.result(em, it.CallID, agt.Result{Output: it.Tools, IsError: isString(it.Status, "failed")})
+}
+
+// webQuery is action.query of a web search.
+func webQuery(action agt.Raw) string {
+	if len(action) == 0 || action[0] != '{' {
+		return ""
+	}
+	var a struct {
+		Query string `json:"query"`
+	}
+	agt.API.Unmarshal(action, &a)
+	return a.Query
+}
+
+// webSearchCall is a server-side search. Its web_search_end, when there is
+// one, may come before it (then the end event yielded the call and this is
+// a meta event) or after it.
+func (c *conv) webSearchCall(em *agt.Emitter, it *item) {
+	q := webQuery(it.Action)
+	if it.ID != "" && c.calls[it.ID] != nil {
+		c.itemMeta(em, it)
+		return
+	}
+	if it.ID == "" && pop(c.web, "end\x00"+q) != nil {
+		c.itemMeta(em, it)
+		return
+	}
+	st := c.call(em, it.ID, "web_search", toolInput(it.Action))
+	if it.ID == "" {
+		c.web["call\x00"+q] = append(c.web["call\x00"+q], st)
+	}
+}
+
+// pop takes the oldest call waiting under key.
+func pop(m map[string][]*callState, key string) *callState {
+	l := m[key]
+	if len(l) == 0 {
+		return nil
+	}
+	if len(l) == 1 {
+		delete(m, key)
+	} else {
+		m[key] = l[1:]
+	}
+	return l[0]
+}
+
+func (c *conv) imageGenerationCall(em *agt.Emitter, it *item) {
+	id := callID(it)
+	if id != "" && c.calls[id] != nil {
+		c.itemMeta(em, it)
+		return
+	}
+	c.call(em, id, "image_generation", object("revised_prompt", it.RevisedPrompt))
+	c.result(em, id, agt.Result{Output: it.Result, IsError: isString(it.Status, "failed")})
+}

@@ -1,0 +1,132 @@
+package codex
+
+import (
+	"strconv"
+
+	"github.com/agt-project/agt"
+)
+
+// legacyParser reads the early Rust rollouts (codex-rollout-legacy): a bare
+// header line, {"record_type":"state"} markers and bare ResponseItems.
+type legacyParser struct {
+	*conv
+	started bool
+}
+
+func (p *legacyParser) Decode(rec []byte) (any, error) {
+	var it item
+	err := agt.Decode(rec, &it)
+	if err != nil {
+		if _, ok := err.(*agt.FieldError); !ok {
+			return nil, err
+		}
+	}
+	return &it, err
+}
+
+func (p *legacyParser) Apply(em *agt.Emitter, v any) {
+	it := v.(*item)
+	switch {
+	case it.RecordType != "":
+		p.meta(em, &agt.Meta{Type: "record_type", Subtype: it.RecordType})
+	case it.Type == "" && it.ID != "" && !p.started:
+		p.started = true
+		p.header(em, it, "header")
+	default:
+		p.item(em, it)
+	}
+}
+
+func (p *legacyParser) Finish(em *agt.Emitter) { p.finish(em) }
+
+// header starts the session of a legacy rollout.
+func (c *conv) header(em *agt.Emitter, it *item, what string) {
+	c.ts = normTS(it.Timestamp)
+	em.Session(it.ID)
+	c.stream = agt.StreamMain
+	m := &agt.Meta{Type: what}
+	if it.Git != nil {
+		m.GitBranch = it.Git.Branch
+	}
+	c.meta(em, m)
+	c.ts = "" // the records that follow have no timestamp
+}
+
+// item handles a bare ResponseItem.
+func (c *conv) item(em *agt.Emitter, it *item) {
+	h := responseItems[it.Type]
+	if h == nil {
+		em.Unknown("", c.stream, "response_item/"+it.Type)
+		return
+	}
+	h(c, em, it)
+}
+
+// docParser reads the TypeScript-era rollout document (codex-legacy-json):
+// {session:{timestamp,id,instructions}, items:[ResponseItem…]}.
+type docParser struct {
+	*conv
+}
+
+type legacyDoc struct {
+	session    *item
+	sessionRaw agt.Raw
+	items      []item
+	raws       []agt.Raw
+	errs       []error
+}
+
+func (p *docParser) Decode(rec []byte) (any, error) {
+	var d struct {
+		Session agt.Raw   `json:"session"`
+		Items   []agt.Raw `json:"items"`
+	}
+	err := agt.Decode(rec, &d)
+	if err != nil {
+		if _, ok := err.(*agt.FieldError); !ok {
+			return nil, err
+		}
+	}
+	doc := &legacyDoc{}
+	if !d.Session.IsNull() {
+		doc.sessionRaw = agt.Compact(d.Session)
+		doc.session = &item{}
+		agt.API.Unmarshal(doc.sessionRaw, doc.session)
+	}
+	doc.items = make([]item, len(d.Items))
+	doc.raws = make([]agt.Raw, len(d.Items))
+	doc.errs = make([]error, len(d.Items))
+	for i, r := range d.Items {
+		doc.raws[i] = agt.Compact(r)
+		doc.errs[i] = agt.Decode(doc.raws[i], &doc.items[i])
+	}
+	return doc, err
+}
+
+func (p *docParser) Apply(em *agt.Emitter, v any) {
+	doc := v.(*legacyDoc)
+	base := em.Src()
+	at := func(ptr string, raw agt.Raw) {
+		em.SetSrc(agt.Src{Path: base.Path, Line: base.Line, Ptr: ptr}, raw)
+	}
+	if doc.session != nil {
+		at("/session", doc.sessionRaw)
+		p.header(em, doc.session, "session")
+	}
+	for i := range doc.items {
+		at("/items/"+strconv.Itoa(i), doc.raws[i])
+		if err := doc.errs[i]; err != nil {
+			em.Errorf("%v", err)
+			if _, ok := err.(*agt.FieldError); !ok {
+				continue
+			}
+		}
+		p.item(em, &doc.items[i])
+	}
+	if doc.session == nil && len(doc.items) == 0 {
+		at("", em.Line())
+		p.meta(em, &agt.Meta{Type: "document"})
+	}
+}
+
+func (p *docParser) Finish(em *agt.Emitter) { p.finish(em) }

@@ -1,0 +1,166 @@
+package codex
+
+import (
+	"sort"
+
+	"github.com/agt-project/agt"
+)
+
+// rolloutParser reads current rollouts (codex-rollout).
+type rolloutParser struct {
+	*conv
+	session string // the file's thread: the id of its first session_meta
+}
+
+func (p *rolloutParser) Decode(rec []byte) (any, error) {
+	var r rolloutLine
+	err := agt.Decode(rec, &r)
+	if err != nil {
+		if _, ok := err.(*agt.FieldError); !ok {
+			return nil, err
+		}
+	}
+	return &r, err
+}
+
+// lineHandler emits the events of one rollout line.
+type lineHandler func(p *rolloutParser, em *agt.Emitter, r *rolloutLine)
+
+// rolloutTypes maps the envelope types of a rollout to their handlers.
+var rolloutTypes = map[string]lineHandler{
+	"session_meta":                       (*rolloutParser).sessionMeta,
+	"turn_context":                       (*rolloutParser).turnContext,
+	"response_item":                      dispatch("response_item", responseItems),
+	"event_msg":                          dispatch("event_msg", eventMsgs),
+	"compacted":                          (*rolloutParser).compacted,
+	"world_state":                        lineMeta,
+	"inter_agent_communication_metadata": lineMeta,
+}
+
+func (p *rolloutParser) Apply(em *agt.Emitter, v any) {
+	r := v.(*rolloutLine)
+	p.ts = normTS(r.Timestamp)
+	h := rolloutTypes[r.Type]
+	if h == nil {
+		em.Unknown("", p.stream, r.Type)
+		return
+	}
+	h(p, em, r)
+}
+
+func (p *rolloutParser) Finish(em *agt.Emitter) { p.finish(em) }
+
+// dispatch handles a line by its payload type.
+func dispatch(what string, table map[string]itemHandler) lineHandler {
+	return func(p *rolloutParser, em *agt.Emitter, r *rolloutLine) {
+		h := table[r.Payload.Type]
+		if h == nil {
+			em.Unknown("", p.stream, what+"/"+r.Payload.Type)
+			return
+		}
+		h(p.conv, em, &r.Payload)
+	}
+}
+
+func lineMeta(p *rolloutParser, em *agt.Emitter, r *rolloutLine) {
+	p.meta(em, &agt.Meta{Type: r.Type})
+}
+
+func (p *rolloutParser) turnContext(em *agt.Emitter, r *rolloutLine) {
+	if r.Payload.Model != "" {
+		p.model = r.Payload.Model
+	}
+	p.emit(em, agt.Event{Kind: agt.KindMeta, Model: r.Payload.Model, Meta: &agt.Meta{Type: r.Type, Cwd: r.Payload.Cwd}}, "", "meta")
+}
+
+func (p *rolloutParser) compacted(em *agt.Emitter, r *rolloutLine) {
+	if t := text(r.Payload.Message); t != nil {
+		p.say(em, agt.KindSummary, t, &agt.Meta{Type: r.Type}, "summary")
+		return
+	}
+	p.meta(em, &agt.Meta{Type: r.Type})
+}
+
+// sessionMeta starts the file's thread on the first session_meta; later
+// ones are resumes of it or heads of history copied from another thread.
+func (p *rolloutParser) sessionMeta(em *agt.Emitter, r *rolloutLine) {
+	it := &r.Payload
+	id := it.ID
+	if id == "" {
+		id = it.SessionID
+	}
+	src := readSource(it.Source)
+	m := &agt.Meta{Type: r.Type, Cwd: it.Cwd, Version: it.CLIVersion, Agent: firstOf(it.AgentNickname, it.AgentRole, src.agent), ParentSession: firstOf(it.ParentThreadID, it.ForkedFromID, src.parent)}
+	if it.Git != nil {
+		m.GitBranch = it.Git.Branch
+	}
+	switch {
+	case p.session == "" && id != "":
+		p.session = id
+		em.Session(id)
+		p.stream = src.stream
+	case id == p.session:
+		m.Subtype = "resumed"
+	default:
+		m.Subtype = "copied"
+	}
+	p.thread = id
+	m.Data = object("id", id, "originator", it.Originator, "source", it.Source, "forked_from_id", it.ForkedFromID, "model_provider", it.ModelProvider)
+	p.meta(em, m)
+}
+
+func firstOf(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// source is what session_meta.payload.source says of a thread.
+type source struct {
+	stream string // main or subagent:<name>
+	agent  string
+	parent string
+}
+
+// readSource reads "cli" | "vscode" | "exec" | … (main) or {"subagent":
+// "review" | "compact" | {"thread_spawn": {…}} | {"other": "…"}}.
+func readSource(raw agt.Raw) source {
+	if len(raw) == 0 || raw[0] != '{' {
+		return source{stream: agt.StreamMain}
+	}
+	var v struct {
+		Subagent agt.Raw `json:"subagent"`
+	}
+	if agt.API.Unmarshal(raw, &v) != nil || v.Subagent.IsNull() {
+		return source{stream: agt.StreamMain}
+	}
+	if name := str(v.Subagent); name != "" || v.Subagent[0] != '{' {
+		return source{stream: "subagent:" + firstOf(name, "subagent")}
+	}
+	var kinds map[string]agt.Raw
+	agt.API.Unmarshal(v.Subagent, &kinds)
+	names := make([]string, 0, len(kinds))
+	for k := range kinds {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return source{stream: "subagent:subagent"}
+	}
+	kind, body := names[0], kinds[names[0]]
+	if name := str(body); name != "" {
+		return source{stream: "subagent:" + name}
+	}
+	var spawn struct {
+		ParentThreadID string `json:"parent_thread_id"`
+		AgentNickname  string `json:"agent_nickname"`
+		AgentRole      string `json:"agent_role"`
+		AgentPath      string `json:"agent_path"`
+	}
+	agt.API.Unmarshal(body, &spawn)
+	agent := firstOf(spawn.AgentNickname, spawn.AgentRole, spawn.AgentPath)
+	return source{stream: "subagent:" + firstOf(agent, kind), agent: agent, parent: spawn.ParentThreadID}
+}

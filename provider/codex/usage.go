@@ -1,0 +1,72 @@
+package codex
+
+import "github.com/agt-project/agt"
+
+// tokenInfo is event_msg token_count.info.
+type tokenInfo struct {
+	Total         *tokens `json:"total_token_usage"`
+	ContextWindow int64   `json:"model_context_window"`
+}
+
+// tokens is a Codex token count (OpenAI semantics: input_tokens includes
+// the cached and cache-write tokens, output_tokens includes reasoning).
+type tokens struct {
+	Input      int64 `json:"input_tokens"`
+	Cached     int64 `json:"cached_input_tokens"`
+	CacheWrite int64 `json:"cache_write_input_tokens"`
+	Output     int64 `json:"output_tokens"`
+	Reasoning  int64 `json:"reasoning_output_tokens"`
+}
+
+func (t tokens) sub(p tokens) tokens {
+	return tokens{t.Input - p.Input, t.Cached - p.Cached, t.CacheWrite - p.CacheWrite, t.Output - p.Output, t.Reasoning - p.Reasoning}
+}
+
+// below reports whether some count of t is smaller than p's.
+func (t tokens) below(p tokens) bool {
+	return t.Input < p.Input || t.Cached < p.Cached || t.CacheWrite < p.CacheWrite || t.Output < p.Output || t.Reasoning < p.Reasoning
+}
+
+func (t tokens) zero() bool { return t == tokens{} }
+
+// usage converts a Codex count to agt's meaning.
+func (t tokens) usage(scope string) *agt.Usage {
+	in := t.Input - t.Cached - t.CacheWrite
+	if in < 0 {
+		in = 0
+	}
+	u := &agt.Usage{Scope: scope, Input: in, CacheRead: t.Cached, CacheWrite: t.CacheWrite, Output: t.Output, Reasoning: t.Reasoning}
+	u.Sum()
+	return u
+}
+
+// totals turns cumulative totals into differences, per thread.
+type totals struct {
+	seed bool // a thread's first total may continue the latest total
+	prev map[string]tokens
+	last *tokens // the latest total seen, of any thread
+}
+
+// step returns the difference between t and the previous total of thread,
+// and whether it is one: a repeated total or a total below the previous one
+// (which becomes the new baseline) is not. A thread's first total counts
+// from zero, or, with seed, from the latest total of the input when it is
+// not below it (a forked thread's counter is seeded from its parent's).
+func (s *totals) step(thread string, t tokens) (tokens, bool) {
+	if s.prev == nil {
+		s.prev = map[string]tokens{}
+	}
+	p, seen := s.prev[thread]
+	if !seen && s.seed && s.last != nil && !t.below(*s.last) {
+		p, seen = *s.last, true
+	}
+	s.prev[thread] = t
+	s.last = &t
+	if seen && (t == p || t.below(p)) {
+		return tokens{}, false
+	}
+	if !seen {
+		return t, !t.zero()
+	}
+	return t.sub(p), true
+}
