@@ -50,6 +50,11 @@ type Event struct {
 	Error         *Error  `json:"error,omitempty"`
 	Src           Src     `json:"src"`
 	Raw           Raw     `json:"raw,omitempty"`
+
+	// Orig is the line an event was read from, when it was read as an
+	// agt.event/1 line; writers copy it instead of encoding the event again.
+	// Whatever changes the event must set it to nil.
+	Orig []byte `json:"-"`
 }
 
 // Tool is a tool call. agt-parse sets Name = NativeName and Input = NativeInput;

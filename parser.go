@@ -213,6 +213,12 @@ func (e *Emitter) release() {
 	}
 }
 
+// Pass queues an event read as an agt.event/1 line, unchanged.
+func (e *Emitter) Pass(ev Event) {
+	e.count++
+	e.out = append(e.out, ev)
+}
+
 // Errorf records a data error on the current record: an error event that
 // keeps the record's text, and a diagnostic.
 func (e *Emitter) Errorf(format string, args ...any) {

@@ -20,6 +20,11 @@ type Config struct {
 	Strict   bool // the first data error ends the run
 	Quiet    bool // no diagnostics on stderr
 	Workers  int  // decode and encode goroutines; 0 = GOMAXPROCS
+	// Transform, when set, is applied to every event before it is written,
+	// on the encoding goroutines (it must be safe for concurrent use). A
+	// non-empty return is a warning for stderr; the writer prints each
+	// distinct warning once.
+	Transform func(ev *agt.Event) (warning string)
 }
 
 // Stats counts what a run read and wrote.
@@ -54,9 +59,10 @@ type batch struct {
 	recs  []*decoded
 	errs  []error
 
-	events []agt.Event
-	diags  []agt.Diag
-	out    []byte
+	events   []agt.Event
+	diags    []agt.Diag
+	warnings []string
+	out      []byte
 }
 
 // Parse reads the inputs and writes events to w, diagnostics to diag.
@@ -98,10 +104,17 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 		}
 		return nil
 	})
-	encoded := stage.Map(g.Context(), applied, n, encode)
+	encoded := stage.Map(g.Context(), applied, n, func(b *batch) *batch { return encode(b, cfg.Transform) })
 	g.Go(func(ctx context.Context) error {
 		out := stage.NewWriter(w)
+		warned := map[string]bool{}
 		for b := range encoded {
+			for _, m := range b.warnings {
+				if !warned[m] && !cfg.Quiet {
+					fmt.Fprintln(diag, m)
+				}
+				warned[m] = true
+			}
 			for _, d := range b.diags {
 				if d.Data {
 					st.Errors++
@@ -291,6 +304,11 @@ func readHead(lr *stage.LineReader, b *batch) (agt.Head, error) {
 // detect picks the provider and format of u from the head of its first file.
 // A document given to a line format is one record (a pretty-printed line).
 func (u *unit) detect(cfg Config, forced Provider, path string, head agt.Head, b *batch) {
+	if isEvents(head) {
+		u.parser = events{}
+		u.em = agt.NewEmitter("", FormatEvents, cfg.Opts)
+		return
+	}
 	p, format := forced, ""
 	if p != nil {
 		format = p.Sniff(head)
@@ -371,10 +389,18 @@ func apply(b *batch) {
 
 const encodeOpts = encoder.NoValidateJSONMarshaler | encoder.SortMapKeys | encoder.EncodeNullForInfOrNan
 
-func encode(b *batch) *batch {
+func encode(b *batch, transform func(*agt.Event) string) *batch {
 	buf := make([]byte, 0, b.bytes+b.bytes/4+int64(len(b.events))*320)
 	for i := range b.events {
-		if err := encoder.EncodeInto(&buf, &b.events[i], encodeOpts); err != nil {
+		ev := &b.events[i]
+		if transform != nil {
+			if w := transform(ev); w != "" {
+				b.warnings = append(b.warnings, w)
+			}
+		}
+		if ev.Orig != nil {
+			buf = append(buf, ev.Orig...)
+		} else if err := encoder.EncodeInto(&buf, ev, encodeOpts); err != nil {
 			panic(fmt.Sprintf("encoding event: %v", err))
 		}
 		buf = append(buf, '\n')

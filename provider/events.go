@@ -1,0 +1,45 @@
+package provider
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/agt-project/agt"
+)
+
+// FormatEvents is the format of input that is already agt.event/1 lines
+// (the output of agt-parse or agt-normalize): it passes through, so that
+// every filter accepts every upstream level.
+const FormatEvents = agt.Schema
+
+func isEvents(h agt.Head) bool {
+	if len(h.Lines) == 0 {
+		return false
+	}
+	var p struct {
+		Schema string `json:"schema"`
+	}
+	return agt.API.Unmarshal(h.Lines[0], &p) == nil && p.Schema == agt.Schema
+}
+
+// events reads agt.event/1 lines.
+type events struct{}
+
+func (events) Decode(rec []byte) (any, error) {
+	ev := &agt.Event{}
+	if err := agt.Decode(rec, ev); err != nil {
+		var f *agt.FieldError
+		if errors.As(err, &f) {
+			return nil, fmt.Errorf("not an agt.event/1 line: %v", err)
+		}
+		return nil, err
+	}
+	if ev.Schema != agt.Schema {
+		return nil, fmt.Errorf("not an agt.event/1 line (schema %q)", ev.Schema)
+	}
+	ev.Orig = rec
+	return ev, nil
+}
+
+func (events) Apply(em *agt.Emitter, v any) { em.Pass(*v.(*agt.Event)) }
+func (events) Finish(*agt.Emitter)          {}
