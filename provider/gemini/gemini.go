@@ -52,9 +52,17 @@
 //     input).
 //   - A document cut short yields the events of every complete record and one
 //     error event.
+//   - A session-….jsonl given together with the session-….json it was
+//     migrated from is read after it in the same unit, so that the repeated
+//     messages yield no second set of events and count once.
 package gemini
 
-import "github.com/agt-project/agt"
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/agt-project/agt"
+)
 
 // Formats read by this package.
 const (
@@ -87,4 +95,16 @@ func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
 		return jsonParser{}
 	}
 	return newSessionParser(opts)
+}
+
+// Owner reads a session log migrated from a legacy document with that
+// document when both are given: resuming a ≤ 0.38 session-….json writes
+// session-….jsonl beside it, repeating every message with the same ids, which
+// then count once.
+func (Provider) Owner(path string) string {
+	base := filepath.Base(path)
+	if strings.HasPrefix(base, "session-") && strings.HasSuffix(base, ".jsonl") {
+		return strings.TrimSuffix(path, "l")
+	}
+	return ""
 }

@@ -413,3 +413,68 @@ func TestLiveCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestBadDocumentMessage checks a complete document with one unreadable
+// message: an error event at that message's pointer, the others read.
+func TestBadDocumentMessage(t *testing.T) {
+	doc := `{
+  "sessionId": "s",
+  "projectHash": "h",
+  "messages": [
+    {"id": "u1", "timestamp": "2026-01-01T00:00:01.000Z", "type": "user", "content": "hi"},
+    {"id": "g1", "timestamp": "2026-01-01T00:00:02.000Z", "type": "gemini", "content": tru},
+    {"id": "g2", "timestamp": "2026-01-01T00:00:03.000Z", "type": "gemini", "content": "ok", "model": "m",
+     "tokens": {"input": 10, "output": 2, "cached": 4, "thoughts": 1, "tool": 0, "total": 13}}
+  ]
+}
+`
+	evs, _, st := parse(t, write(t, "doc.json", doc))
+	var got []string
+	for _, ev := range evs {
+		got = append(got, ev.Kind+ev.Src.Ptr)
+	}
+	want := "meta user/messages/0 error/messages/1 assistant/messages/2 usage/messages/2"
+	if strings.Join(got, " ") != want || st.Errors != 1 {
+		t.Errorf("got %q (%d errors), want %q", strings.Join(got, " "), st.Errors, want)
+	}
+}
+
+// TestMigratedPair reads a legacy document with the JSONL log its resumption
+// wrote beside it: the repeated messages count once.
+func TestMigratedPair(t *testing.T) {
+	dir := t.TempDir()
+	doc := `{
+  "sessionId": "s1",
+  "projectHash": "h",
+  "messages": [
+    {"id": "u1", "timestamp": "2026-01-01T00:00:01.000Z", "type": "user", "content": "hi"},
+    {"id": "g1", "timestamp": "2026-01-01T00:00:02.000Z", "type": "gemini", "content": "hello", "model": "m",
+     "tokens": {"input": 10, "output": 2, "cached": 0, "thoughts": 0, "tool": 0, "total": 12}}
+  ]
+}
+`
+	log := `{"sessionId":"s1","projectHash":"h","startTime":"2026-01-01T00:00:00.000Z","lastUpdated":"2026-01-01T00:00:02.000Z"}
+{"id":"u1","timestamp":"2026-01-01T00:00:01.000Z","type":"user","content":"hi"}
+{"id":"g1","timestamp":"2026-01-01T00:00:02.000Z","type":"gemini","content":"hello","model":"m","tokens":{"input":10,"output":2,"cached":0,"thoughts":0,"tool":0,"total":12}}
+{"id":"u2","timestamp":"2026-01-02T00:00:01.000Z","type":"user","content":"again"}
+{"id":"g2","timestamp":"2026-01-02T00:00:02.000Z","type":"gemini","content":"back","model":"m","tokens":{"input":20,"output":3,"cached":0,"thoughts":0,"tool":0,"total":23}}
+`
+	jsonPath := filepath.Join(dir, "session-2026-01-01T00-00-s1.json")
+	for path, text := range map[string]string{jsonPath: doc, jsonPath + "l": log} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := (gemini.Provider{}).Owner(jsonPath + "l"); got != jsonPath {
+		t.Fatalf("Owner = %q", got)
+	}
+	evs, _, _ := parse(t, jsonPath+"l", jsonPath)
+	n, u := sumUsage(evs)
+	k := kinds(evs)
+	if n != 2 || u.Total != 35 || k["user"] != 2 || k["assistant"] != 2 {
+		t.Errorf("%d usage events, total %d, kinds %v", n, u.Total, k)
+	}
+	if evs[0].Src.Path != filepath.Base(jsonPath) {
+		t.Errorf("first event from %s, want the document", evs[0].Src.Path)
+	}
+}

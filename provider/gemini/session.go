@@ -71,16 +71,17 @@ type subRecord struct {
 	err error
 }
 
-// Decode reads a line of a session log, or a whole session document.
+// Decode reads a line of a session log, or a whole session document. A
+// document that is not valid JSON (cut short) is read member by member.
 func (p *sessionParser) Decode(rec []byte) (any, error) {
 	t := bytes.TrimLeft(rec, " \t\r\n\ufeff")
-	if bytes.IndexByte(t, '\n') >= 0 {
-		return decodeDocument(t)
-	}
 	var r record
 	err := agt.Decode(t, &r)
 	var fe *agt.FieldError
 	if err != nil && !errors.As(err, &fe) {
+		if bytes.IndexByte(t, '\n') >= 0 { // a document: lines never hold one
+			return decodeDocument(t)
+		}
 		return nil, err
 	}
 	v := &sessionValue{rec: &r}
@@ -96,8 +97,8 @@ func (p *sessionParser) Decode(rec []byte) (any, error) {
 	return v, err
 }
 
-// decodeDocument reads a pretty-printed session document member by member,
-// so that a document cut short still gives up its complete messages.
+// decodeDocument reads a session document member by member, so that a
+// document cut short still gives up its complete messages.
 func decodeDocument(doc []byte) (any, error) {
 	ms, ok := members(doc)
 	if len(ms) == 0 {
