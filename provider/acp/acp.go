@@ -10,15 +10,18 @@
 //     "claude", Copilot → "copilot" (table agents); anything else, or a
 //     capture without the initialize result, stays "acp". The provider is
 //     only changed while no event has a session yet (it is part of the
-//     session id), which is the case when initialize comes first. Hints that
-//     come later (Claude's _meta.claudeCode) are not used.
+//     session id), which is the case when initialize comes first: the
+//     request in a both-direction capture, the result in an agent-side one.
+//     Hints that come later (Claude's _meta.claudeCode) are not used: the
+//     session id would change mid-stream.
 //   - Messages: consecutive chunks of one kind (and messageId) in one
 //     session are one user, assistant, reasoning or summary event, emitted
 //     when the run ends (the next other line, or the end) with the src of
 //     its last chunk line; every earlier chunk line yields a meta event of
 //     subtype <chunk kind>. Empty runs are a meta event. The prompt of
 //     session/prompt is a user event (text blocks joined by a blank line;
-//     other blocks in a meta event of subtype "attachments").
+//     other blocks in a meta event of subtype "attachments"). Texts are kept
+//     verbatim (Gemini's "****\n" prefix of a thought without subject too).
 //   - Agent quirks (table agents): Gemini's "[MODE_UPDATE] <mode>" message
 //     chunk is a meta event (subtype current_mode_update); Copilot's
 //     "Info: …" chunk is a system event.
@@ -26,15 +29,17 @@
 //     session/request_permission are merged by toolCallId. The tool_call
 //     event is emitted at the first sight with the input known: Claude's
 //     placeholder rawInput {} waits for the update that fills it (or the
-//     next line about something else). The input is rawInput, or else the
-//     ACP description {title, kind, locations, content} (Gemini sends no
-//     rawInput). The name is the update's name, Claude Code's
+//     next line about something else, or the end). The input is rawInput,
+//     or else the ACP description {title, kind, locations, content} (Gemini
+//     sends no rawInput). The name is the update's name, Claude Code's
 //     _meta.claudeCode.toolName, Gemini's "<name>__<name>_…" call id, or
-//     else the ACP kind. The tool_result is emitted when the status becomes
-//     completed or failed: output = rawOutput, else content, else Claude's
-//     toolResponse; is_error when failed or when a shell exit code (Copilot
-//     rawOutput.contents[shell_exit].exitCode, Claude "Exit code N") is not
-//     0. Lines that add nothing to emit are meta events.
+//     else the ACP kind (Copilot names no tool). The ACP kind and title are
+//     kept in the event's meta (subtype, title). The tool_result is emitted
+//     when the status becomes completed, failed or cancelled (v2): output =
+//     rawOutput, else the content sent once the call ran, else Claude's
+//     toolResponse; is_error when failed or cancelled, or when a shell exit
+//     code (Copilot rawOutput.contents[shell_exit].exitCode, Claude "Exit
+//     code N") is not 0. Lines that add nothing to emit are meta events.
 //   - Requests of the agent to the client (fs/*, terminal/*,
 //     session/request_permission) and all responses are meta events: they
 //     serve tool calls the updates already report. A response is matched to
@@ -42,7 +47,8 @@
 //     agent-side capture the method is inferred from the result's shape.
 //   - Usage: one "run" event per prompt turn from the session/prompt
 //     result: result.usage, else _meta.quota (per model, else its total),
-//     never both. Copilot's inputTokens include cached tokens (subtracted),
+//     never both. Gemini's quota names no cached tokens: its input_tokens
+//     are taken as they are. Copilot's inputTokens include cached tokens (subtracted),
 //     claude-agent-acp's do not; for other agents totalTokens decides
 //     (total = input + output ⇒ input includes the cache). Thought tokens
 //     are part of output unless totalTokens counts them apart. The

@@ -10,7 +10,11 @@ import (
 const (
 	statusCompleted = "completed"
 	statusFailed    = "failed"
+	statusCancelled = "cancelled" // schema v2
 )
+
+// terminal are the statuses that end a call; true: the call failed.
+var terminal = map[string]bool{statusCompleted: false, statusFailed: true, statusCancelled: true}
 
 // call is one tool call, merged from its tool_call, tool_call_update and
 // session/request_permission toolCall objects (patch semantics: a field
@@ -50,7 +54,7 @@ func (c *call) merge(u *update) {
 	setRaw(&c.rawInput, u.RawInput)
 	setRaw(&c.rawOutput, u.RawOutput)
 	setRaw(&c.content, u.Content)
-	if c.emitted || u.Status == statusCompleted || u.Status == statusFailed {
+	if _, end := terminal[u.Status]; c.emitted || end {
 		setRaw(&c.outContent, u.Content)
 	}
 	setRaw(&c.locations, u.Locations)
@@ -71,7 +75,10 @@ func (c *call) ready() bool {
 	return !isEmptyObject(c.rawInput) || c.terminal()
 }
 
-func (c *call) terminal() bool { return c.status == statusCompleted || c.status == statusFailed }
+func (c *call) terminal() bool {
+	_, end := terminal[c.status]
+	return end
+}
 
 // toolName is the native name of the tool: the update's name, Claude Code's
 // _meta.claudeCode.toolName, the name Gemini puts in its call ids
@@ -177,7 +184,7 @@ func (p *parser) toolContentChunk(em *agt.Emitter, sid string, u *update) {
 
 // toolUpdate merges a description of a call and emits its tool_call event
 // on the first sight with its input known, and its tool_result event when
-// its status becomes completed or failed.
+// its status becomes completed, failed or cancelled.
 func (p *parser) toolUpdate(em *agt.Emitter, sid string, u *update) {
 	k := sid + "\x00" + u.ToolCallID
 	c := p.calls[k]
@@ -230,11 +237,11 @@ func (p *parser) emitCall(em *agt.Emitter, c *call) {
 }
 
 // emitResult emits the call's tool_result: an error when the status is
-// failed or the shell's exit code is not 0 (Copilot reports failed
-// commands as completed).
+// failed (or cancelled) or the shell's exit code is not 0 (Copilot reports
+// failed commands as completed).
 func (p *parser) emitResult(em *agt.Emitter, c *call) {
 	c.done = true
-	isErr := c.status == statusFailed || (c.exitCode != nil && *c.exitCode != 0)
+	isErr := terminal[c.status] || (c.exitCode != nil && *c.exitCode != 0)
 	p.emit(em, agt.Event{
 		Kind:          agt.KindToolResult,
 		NativeSession: c.session,

@@ -292,3 +292,104 @@ func TestTools(t *testing.T) {
 		ids[ev.ID] = true
 	}
 }
+
+// TestBadRecords checks that bad lines become error or unknown events and
+// the stream goes on.
+func TestBadRecords(t *testing.T) {
+	evs, st := parse(t,
+		newRes,
+		`not json at all`,
+		`{"jsonrpc":"2.0","id":2,"result":{"sessionId":"s1"`,
+		`{"hello":"world"}`,
+		u(`{"sessionUpdate":"brand_new_kind","x":1}`),
+		`{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{}}`,
+		`{"jsonrpc":"2.0","method":"_zed/custom","params":{"sessionId":"s1"}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":7}}}}`,
+		`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"plan","entries":[{"content":"a","priority":"high","status":"pending"}]}}}`,
+	)
+	if st.Errors != 2 {
+		t.Errorf("errors %d, want 2 (two lines that are not JSON)", st.Errors)
+	}
+	if st.Unknown != 3 {
+		t.Errorf("unknown %d, want 3 (not JSON-RPC, unknown update kind, unknown method)", st.Unknown)
+	}
+	want := "meta:result error error unknown unknown unknown meta:notification assistant meta:plan"
+	if k := kinds(evs); k != want {
+		t.Errorf("kinds\n%s\nwant\n%s", k, want)
+	}
+	for _, ev := range evs {
+		if ev.Kind == agt.KindUnknown && len(ev.Raw) == 0 {
+			t.Errorf("unknown event without raw at line %d", ev.Src.Line)
+		}
+		if ev.Kind == agt.KindAssistant && ev.Text.Str() != "7" {
+			t.Errorf("text %s", ev.Text)
+		}
+	}
+}
+
+// TestProvider checks which provider the events carry.
+func TestProvider(t *testing.T) {
+	chunk := u(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"x"}}`)
+	cases := []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"gemini", []string{initAs("gemini-cli"), newRes, chunk}, "gemini"},
+		{"claude", []string{initAs("@zed-industries/claude-agent-acp"), newRes, chunk}, "claude"},
+		{"copilot", []string{initAs("Copilot"), newRes, chunk}, "copilot"},
+		{"unknown agent", []string{initAs("some-agent"), newRes, chunk}, "acp"},
+		{"no initialize", []string{chunk, newRes}, "acp"},
+		{"initialize after the session", []string{chunk, initAs("gemini-cli")}, "acp"},
+		{"wrapped, request first", []string{
+			`{"dir":"client->agent","msg":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}}`,
+			`{"dir":"agent->client","msg":` + initAs("gemini-cli") + `}`, chunk}, "gemini"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			evs, _ := parse(t, c.lines...)
+			sessions := map[string]bool{}
+			for _, ev := range evs {
+				if ev.Provider != c.want || ev.Format != "acp" {
+					t.Errorf("line %d: %s/%s, want %s/acp", ev.Src.Line, ev.Provider, ev.Format, c.want)
+				}
+				sessions[ev.Session] = true
+			}
+			if len(sessions) != 1 {
+				t.Errorf("%d sessions, want 1", len(sessions))
+			}
+		})
+	}
+}
+
+// TestUnwrapped checks response matching in a two-way log without
+// directions: ids of both sides collide, the latest request wins.
+func TestUnwrapped(t *testing.T) {
+	evs, st := parse(t,
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}`,
+		initAs("x"),
+		`{"jsonrpc":"2.0","id":3,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"a"},{"type":"resource_link","uri":"file:///b","name":"b"},{"type":"text","text":"c"}]}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"fs/read_text_file","params":{"sessionId":"s1","path":"/b"}}`,
+		`{"jsonrpc":"2.0","id":3,"result":{"content":"B"}}`,
+		`{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn","usage":{"inputTokens":1,"outputTokens":1,"totalTokens":2}}}`,
+		`{"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"boom"}}`,
+	)
+	if st.Errors != 0 || st.Unknown != 0 {
+		t.Fatalf("errors %d unknown %d", st.Errors, st.Unknown)
+	}
+	var got []string
+	for _, ev := range evs {
+		if ev.Meta != nil {
+			got = append(got, ev.Meta.Type+":"+ev.Meta.Subtype)
+		} else {
+			got = append(got, ev.Kind)
+		}
+	}
+	want := "initialize:request initialize:result user session/prompt:attachments fs/read_text_file:request fs/read_text_file:result usage session/prompt:result response:error"
+	if strings.Join(got, " ") != want {
+		t.Errorf("events\n%s\nwant\n%s", strings.Join(got, " "), want)
+	}
+	if u := of(evs, agt.KindUser); len(u) != 1 || u[0].Text.Str() != "a\n\nc" {
+		t.Errorf("user %+v", u)
+	}
+}
