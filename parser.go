@@ -32,6 +32,7 @@ type Diag struct {
 	Src  Src
 	Text string
 	Data bool // a data error (fatal under --strict)
+	IO   bool // an input that could not be read (exit 1 at the end)
 }
 
 func (d Diag) String() string {

@@ -25,6 +25,9 @@ type Config struct {
 	// non-empty return is a warning for stderr; the writer prints each
 	// distinct warning once.
 	Transform func(ev *agt.Event) (warning string)
+	// Sink, when set, receives the events of each batch in input order
+	// instead of the JSONL writer; an error ends the run.
+	Sink func(evs []agt.Event) error
 }
 
 // Stats counts what a run read and wrote.
@@ -104,7 +107,7 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 		}
 		return nil
 	})
-	encoded := stage.Map(g.Context(), applied, n, func(b *batch) *batch { return encode(b, cfg.Transform) })
+	encoded := stage.Map(g.Context(), applied, n, func(b *batch) *batch { return encode(b, cfg.Transform, cfg.Sink == nil) })
 	g.Go(func(ctx context.Context) error {
 		out := stage.NewWriter(w)
 		warned := map[string]bool{}
@@ -119,7 +122,7 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 				if d.Data {
 					st.Errors++
 				}
-				if d.Src.Line == 0 && d.Src.Ptr == "" && d.Text == unreadable {
+				if d.IO {
 					st.Unreadable++
 				}
 				if !cfg.Quiet || (cfg.Strict && d.Data) {
@@ -138,7 +141,11 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 					st.Unknown++
 				}
 			}
-			if _, err := out.Write(b.out); err != nil {
+			if cfg.Sink != nil {
+				if err := cfg.Sink(b.events); err != nil {
+					return err
+				}
+			} else if _, err := out.Write(b.out); err != nil {
 				return err
 			}
 		}
@@ -153,8 +160,6 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 	}
 	return st, err
 }
-
-const unreadable = "unreadable"
 
 // Units groups inputs into units: a file, together with the files its
 // provider reads with it (a Claude Code session and its subagent files).
@@ -216,7 +221,7 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, lr *stage.LineRe
 	for i, in := range u.files {
 		rc, err := in.Open()
 		if err != nil {
-			if err := flush(&batch{u: u, path: in.Path, diags: []agt.Diag{{Src: agt.Src{Path: in.Path}, Text: unreadable + ": " + err.Error()}}}); err != nil {
+			if err := flush(&batch{u: u, path: in.Path, diags: []agt.Diag{{Src: agt.Src{Path: in.Path}, Text: "unreadable: " + err.Error(), IO: true}}}); err != nil {
 				return err
 			}
 			continue
@@ -251,7 +256,7 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, lr *stage.LineRe
 		}
 		rc.Close()
 		if rerr != io.EOF {
-			b.diags = append(b.diags, agt.Diag{Src: agt.Src{Path: in.Path, Line: lr.Line() + 1}, Text: unreadable + ": " + rerr.Error()})
+			b.diags = append(b.diags, agt.Diag{Src: agt.Src{Path: in.Path, Line: lr.Line() + 1}, Text: "unreadable: " + rerr.Error(), IO: true})
 		}
 		if err := flush(b); err != nil {
 			return err
@@ -389,15 +394,22 @@ func apply(b *batch) {
 
 const encodeOpts = encoder.NoValidateJSONMarshaler | encoder.SortMapKeys | encoder.EncodeNullForInfOrNan
 
-func encode(b *batch, transform func(*agt.Event) string) *batch {
-	buf := make([]byte, 0, b.bytes+b.bytes/4+int64(len(b.events))*320)
-	for i := range b.events {
-		ev := &b.events[i]
-		if transform != nil {
-			if w := transform(ev); w != "" {
+// encode applies the transform to a batch's events and, when write is set,
+// encodes them.
+func encode(b *batch, transform func(*agt.Event) string, write bool) *batch {
+	if transform != nil {
+		for i := range b.events {
+			if w := transform(&b.events[i]); w != "" {
 				b.warnings = append(b.warnings, w)
 			}
 		}
+	}
+	if !write {
+		return b
+	}
+	buf := make([]byte, 0, b.bytes+b.bytes/4+int64(len(b.events))*320)
+	for i := range b.events {
+		ev := &b.events[i]
 		if ev.Orig != nil {
 			buf = append(buf, ev.Orig...)
 		} else if err := encoder.EncodeInto(&buf, ev, encodeOpts); err != nil {
