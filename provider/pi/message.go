@@ -104,7 +104,7 @@ var assistantBlocks = map[string]blockHandler{
 		id := em.Emit(agt.Event{Kind: agt.KindToolCall, TS: a.ts, Model: m.Model,
 			Tool: &agt.Tool{ID: b.ID, Name: b.Name, NativeName: b.Name, Input: in, NativeInput: in}}, a.key, suffix)
 		if b.ID != "" {
-			p.calls[b.ID] = id
+			p.calls[strings.Clone(b.ID)] = id // kept beyond the record
 		}
 		return true
 	},

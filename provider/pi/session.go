@@ -1,6 +1,10 @@
 package pi
 
-import "github.com/agt-project/agt"
+import (
+	"strings"
+
+	"github.com/agt-project/agt"
+)
 
 // sessionEntries maps the entry types of a session file to their handlers.
 var sessionEntries = map[string]handler{
@@ -111,5 +115,5 @@ func (p *parser) branch(em *agt.Emitter, r *record) {
 		em.Emit(agt.Event{Kind: agt.KindMeta, TS: timeOf(r.Timestamp),
 			Meta: &agt.Meta{Type: "branch", Data: obj("parentId", parent, "previousId", p.last)}}, id, "branch")
 	}
-	p.last = id
+	p.last = strings.Clone(id) // kept beyond the record
 }

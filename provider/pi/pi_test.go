@@ -1,0 +1,133 @@
+package pi_test
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/provider/pi"
+	"github.com/agt-project/agt/provider/providertest"
+)
+
+func testdata(t *testing.T, elem ...string) string {
+	return filepath.Join(append([]string{providertest.RepoRoot(t), "testdata", "pi"}, elem...)...)
+}
+
+// TestGolden parses licensed excerpts of real session files and generated
+// live outputs and compares the events with reviewed golden files.
+func TestGolden(t *testing.T) {
+	for _, pattern := range []string{"*.jsonl", "live/*.jsonl"} {
+		files, _ := filepath.Glob(testdata(t, pattern))
+		if len(files) == 0 {
+			t.Fatalf("no test files match %s", pattern)
+		}
+		for _, f := range files {
+			rel, _ := filepath.Rel(testdata(t), f)
+			t.Run(rel, func(t *testing.T) {
+				out, diag, _ := providertest.Parse(t, provider.Config{}, f)
+				if diag != "" {
+					t.Errorf("diagnostics: %s", diag)
+				}
+				out = bytes.ReplaceAll(out, []byte(filepath.Dir(f)+string(filepath.Separator)), nil)
+				providertest.Golden(t, out, testdata(t, "golden", rel))
+			})
+		}
+	}
+}
+
+func head(lines ...string) agt.Head {
+	var h agt.Head
+	for _, l := range lines {
+		h.Lines = append(h.Lines, []byte(l))
+	}
+	return h
+}
+
+func TestSniff(t *testing.T) {
+	const (
+		v3header = `{"type":"session","version":3,"id":"019f4e6f-89f2-7f82-9bf9-a4790d571aa6","timestamp":"2026-07-10T23:49:20.498Z","cwd":"/w"}`
+		v1header = `{"type":"session","id":"d703a1a9-1b7b-4fb1-b512-c9738b1fe617","timestamp":"2025-11-20T23:33:50.805Z","cwd":"/w","provider":"anthropic","modelId":"claude-sonnet-4-5","thinkingLevel":"off"}`
+		entry    = `{"type":"model_change","id":"a5b443fc","parentId":null,"timestamp":"2026-07-10T23:49:21.990Z","provider":"openai-codex","modelId":"gpt-5.6-sol"}`
+		v1msg    = `{"type":"message","timestamp":"2025-11-20T23:33:01.550Z","message":{"role":"user","content":[{"type":"text","text":"/mode"}],"timestamp":1763681581544}}`
+		msgStart = `{"type":"message_start","message":{"role":"user","content":[{"type":"text","text":"hi"}],"timestamp":1795335664783}}`
+	)
+	cases := []struct {
+		name string
+		h    agt.Head
+		want string
+	}{
+		{"v3 session", head(v3header, entry), pi.FormatSession},
+		{"v1 session", head(v1header, v1msg), pi.FormatSession},
+		{"header only", head(v3header), pi.FormatSession},
+		{"entries without header", head(entry, v1msg), pi.FormatSession},
+		{"json mode", head(v3header, `{"type":"agent_start"}`, `{"type":"turn_start"}`), pi.FormatJSON},
+		{"rpc", head(`{"id":"req-1","type":"response","command":"prompt","success":true}`, `{"type":"agent_start"}`), pi.FormatRPC},
+		{"rpc events only", head(`{"type":"agent_start"}`, `{"type":"turn_start"}`, msgStart), pi.FormatRPC},
+		{"rpc after stderr noise", head(`warning: something`, msgStart), pi.FormatRPC},
+		{"weak events only", head(`{"type":"agent_start"}`, `{"type":"turn_start"}`), ""},
+		{"message without pi role", head(`{"type":"message","timestamp":"2026-01-01T00:00:00Z","message":{"role":"model"}}`), ""},
+		{"gemini stream message", head(`{"type":"message","timestamp":"2026-11-22T08:18:14.017Z","role":"user","content":"hi"}`), ""},
+		{"codex", head(`{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}`), ""},
+		{"droid", head(`{"type":"session_start","id":"a31fbbb0","title":"x"}`), ""},
+		{"claude", head(`{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}`), ""},
+		{"session without id", head(`{"type":"session","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}`), ""},
+		{"document", agt.Head{Doc: []byte(`{"type":"session"}`)}, ""},
+	}
+	for _, c := range cases {
+		if got := (pi.Provider{}).Sniff(c.h); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// readHead reads the head of a file as the pipeline does: its first five
+// non-blank lines, or the whole file when it is one JSON document.
+func readHead(t *testing.T, path string) agt.Head {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h agt.Head
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if len(h.Lines) == 0 && (l[0] == '{' || l[0] == '[') && !agt.API.Valid([]byte(l)) {
+			return agt.Head{Doc: b}
+		}
+		h.Lines = append(h.Lines, []byte(l))
+		if len(h.Lines) == 5 {
+			break
+		}
+	}
+	return h
+}
+
+// TestSniffCorpus checks detection on every file of the shared corpus: pi
+// files get their format, no other provider's file is claimed.
+func TestSniffCorpus(t *testing.T) {
+	dir := providertest.CorpusDir(t)
+	want := map[string]string{"pi": pi.FormatSession, "live/pi-json": pi.FormatJSON, "live/pi-rpc": pi.FormatRPC}
+	n := 0
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(path, ".tsv") || strings.HasSuffix(path, ".md") || filepath.Base(path) == "reference.json" {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, filepath.Dir(path))
+		got := (pi.Provider{}).Sniff(readHead(t, path))
+		if got != want[filepath.ToSlash(rel)] {
+			t.Errorf("%s: Sniff = %q, want %q", path, got, want[filepath.ToSlash(rel)])
+		}
+		n++
+		return nil
+	})
+	if n == 0 {
+		t.Fatal("no corpus files")
+	}
+}
