@@ -78,21 +78,21 @@ func isEvent(typ string, data agt.Raw, id, ts string) bool {
 }
 
 // isLegacy reports whether b is (or begins) a legacy history document: a
-// top-level object with sessionId, then chatMessages or timeline.
+// top-level object with sessionId and chatMessages or timeline.
 func isLegacy(b []byte) bool {
-	var id, found bool
+	var id, msgs bool
 	members(b, func(s *scanner, key string) (bool, *docError) {
 		switch key {
 		case "sessionId":
 			id = true
 		case "chatMessages", "timeline":
-			if id {
-				found = true
-				return true, nil
-			}
+			msgs = true
+		}
+		if id && msgs {
+			return true, nil
 		}
 		_, err := s.value(key)
 		return false, err
 	})
-	return found
+	return id && msgs
 }

@@ -197,7 +197,7 @@ func (p *events) Decode(line []byte) (any, error) {
 	r.spec, r.known = types[typ]
 	switch {
 	case r.known && r.spec.handle != nil:
-		return r, r.decodeFull(line)
+		err = r.decodeFull(line)
 	case r.known && r.spec.keep:
 		var e envelope[agt.Raw]
 		err = agt.Decode(line, &e)
@@ -217,7 +217,14 @@ func (p *events) Decode(line []byte) (any, error) {
 		r.mf = e.Data
 		r.envelope(e.ID, e.Timestamp, e.AgentID)
 	}
-	r.stream = stream(r.stream, r.mf.ParentToolCallID)
+	if err != nil {
+		if _, ok := err.(*agt.FieldError); !ok {
+			return nil, err // not a JSON object
+		}
+	}
+	if r.d == nil {
+		r.stream = stream(r.stream, r.mf.ParentToolCallID)
+	}
 	return r, err
 }
 
@@ -410,7 +417,7 @@ func (p *events) apply(em *agt.Emitter, r *rec) {
 	ev := agt.Event{Kind: agt.KindMeta, TS: r.ts, Stream: r.stream, Meta: m}
 	if r.spec.model != nil {
 		ev.Model = r.spec.model(&r.mf)
-		if ev.Model != "" && r.stream == "" {
+		if ev.Model != "" && r.stream == "" && r.spec.switches {
 			p.model = ev.Model
 		}
 	}

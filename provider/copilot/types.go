@@ -11,10 +11,11 @@ type handler func(p *events, em *agt.Emitter, r *rec)
 // record's data when keep is set (types whose data is large or repeats
 // content found elsewhere drop it; the record stays in raw with --raw).
 type typeSpec struct {
-	handle handler
-	keep   bool
-	sub    func(m *metaFields) string // Meta.Subtype
-	model  func(m *metaFields) string // Event.Model
+	handle   handler
+	keep     bool
+	sub      func(m *metaFields) string // Meta.Subtype
+	model    func(m *metaFields) string // Event.Model
+	switches bool                       // the model becomes the session's current model
 }
 
 // metaFields are the fields of meta-only records that give Meta its

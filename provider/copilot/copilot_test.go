@@ -1,0 +1,213 @@
+package copilot_test
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/provider/copilot"
+	"github.com/agt-project/agt/provider/providertest"
+)
+
+func testdata(t *testing.T, elem ...string) string {
+	return filepath.Join(append([]string{providertest.RepoRoot(t), "testdata", "copilot"}, elem...)...)
+}
+
+// parse runs the pipeline over one file and returns its events and output,
+// with the file's folder cut from src paths.
+func parse(t *testing.T, file string) ([]agt.Event, []byte, provider.Stats) {
+	t.Helper()
+	out, _, st := providertest.Parse(t, provider.Config{}, file)
+	out = []byte(strings.ReplaceAll(string(out), filepath.Dir(file)+string(filepath.Separator), ""))
+	return providertest.Events(t, out), out, st
+}
+
+// write puts lines into a file of a temporary folder.
+func write(t *testing.T, name string, lines ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestGolden parses real session logs, a legacy document and a generated
+// live output, and compares the events with reviewed golden files.
+func TestGolden(t *testing.T) {
+	for _, pattern := range []string{"*.json", "*.jsonl", "live/*.jsonl"} {
+		files, _ := filepath.Glob(testdata(t, pattern))
+		for _, f := range files {
+			rel, _ := filepath.Rel(testdata(t), f)
+			t.Run(rel, func(t *testing.T) {
+				_, out, st := parse(t, f)
+				if st.Unknown != 0 || st.Errors != 0 {
+					t.Errorf("unknown %d errors %d", st.Unknown, st.Errors)
+				}
+				providertest.Golden(t, out, testdata(t, "golden", rel+".jsonl"))
+			})
+		}
+	}
+}
+
+// head is what detection sees of a file, read as the pipeline reads it.
+func head(t *testing.T, path string) agt.Head {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h agt.Head
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, len(b)+1)
+	for sc.Scan() && len(h.Lines) < 5 {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		if len(h.Lines) == 0 && (line[0] == '{' || line[0] == '[') && !agt.API.Valid(line) {
+			return agt.Head{Doc: b}
+		}
+		h.Lines = append(h.Lines, append([]byte(nil), line...))
+	}
+	return h
+}
+
+// TestSniffCorpus: every corpus file of copilot is recognised with its
+// format, and no other file of the corpus is claimed.
+func TestSniffCorpus(t *testing.T) {
+	dir := providertest.CorpusDir(t)
+	var files []string
+	for _, pattern := range []string{"*/*", "live/*/*", "live/*/*/*"} {
+		m, _ := filepath.Glob(filepath.Join(dir, pattern))
+		files = append(files, m...)
+	}
+	for _, f := range files {
+		rel, _ := filepath.Rel(dir, f)
+		if fi, err := os.Stat(f); err != nil || fi.IsDir() || strings.HasSuffix(f, ".tsv") || strings.HasSuffix(f, ".md") || filepath.Base(f) == "reference.json" {
+			continue
+		}
+		got := copilot.Provider{}.Sniff(head(t, f))
+		want := ""
+		switch {
+		case strings.HasPrefix(rel, "copilot/") && strings.HasSuffix(rel, ".json"):
+			want = copilot.FormatLegacy
+		case strings.HasPrefix(rel, "copilot/"):
+			want = copilot.FormatSession
+		case strings.HasPrefix(rel, "live/copilot-json/"):
+			want = copilot.FormatJSON
+		}
+		if got != want {
+			t.Errorf("%s: sniffed %q, want %q", rel, got, want)
+		}
+	}
+}
+
+func TestSniff(t *testing.T) {
+	legacy := "{\n  \"sessionId\": \"s\",\n  \"startTime\": \"2025-10-11T11:40:20.882Z\",\n  \"chatMessages\": [],\n  \"timeline\": [\n    {\"id\": \"1\", \"timestamp\": \"t\", \"type\": \"user\", \"text\": \"hi\"}\n  ]\n}\n"
+	sorted := "{\n  \"chatMessages\": [],\n  \"sessionId\": \"s\",\n  \"startTime\": \"t\",\n  \"timeline\": []\n}\n"
+	cases := []struct {
+		name, in, want string
+		doc            bool
+	}{
+		{"legacy document", legacy, copilot.FormatLegacy, true},
+		{"legacy document cut short", legacy[:len(legacy)-30], copilot.FormatLegacy, true},
+		{"legacy document, keys sorted", sorted, copilot.FormatLegacy, true},
+		{"legacy document on one line", `{"sessionId":"s","startTime":"t","chatMessages":[],"timeline":[]}`, copilot.FormatLegacy, false},
+		{"session start", `{"type":"session.start","data":{"sessionId":"s","version":1,"producer":"copilot-agent"},"id":"e1","timestamp":"2026-01-01T00:00:00.000Z","parentId":null}`, copilot.FormatSession, false},
+		{"session resume", `{"type":"session.resume","data":{"resumeTime":"t","eventCount":3},"id":"e1","timestamp":"t","parentId":"e0"}`, copilot.FormatSession, false},
+		{"events without start", `{"type":"user.message","data":{"content":"hi"},"id":"e1","timestamp":"t","parentId":"e0"}`, copilot.FormatSession, false},
+		{"new dotted type", `{"type":"session.something_new","data":{},"id":"e1","timestamp":"t","parentId":"e0"}`, copilot.FormatSession, false},
+		{"live stream", `{"type":"session.skills_loaded","ephemeral":true,"data":{"skills":[]},"id":"e1","timestamp":"t","parentId":"e0"}` + "\n" + `{"type":"user.message","data":{"content":"hi"},"id":"e2","timestamp":"t","parentId":"e1"}`, copilot.FormatJSON, false},
+		{"live result alone", `{"type":"result","timestamp":"t","sessionId":"s","exitCode":1,"usage":{"premiumRequests":0}}`, copilot.FormatJSON, false},
+		{"claude result", `{"type":"result","subtype":"success","session_id":"s","is_error":false,"result":"ok"}`, "", false},
+		{"codex exec", `{"type":"thread.started","thread_id":"t"}` + "\n" + `{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"hi"}}`, "", false},
+		{"gemini stream", `{"type":"init","timestamp":"t","session_id":"s","model":"m"}`, "", false},
+		{"gemini document", "{\n  \"sessionId\": \"s\",\n  \"projectHash\": \"h\",\n  \"startTime\": \"t\",\n  \"messages\": []\n}\n", "", true},
+		{"vscode chat", "{\n  \"version\": 3,\n  \"sessionId\": \"s\",\n  \"requests\": []\n}\n", "", true},
+		{"dotted type without data", `{"type":"turn.completed","usage":{"input_tokens":1}}`, "", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var h agt.Head
+			if c.doc {
+				h.Doc = []byte(c.in)
+			} else {
+				for _, l := range strings.Split(c.in, "\n") {
+					h.Lines = append(h.Lines, []byte(l))
+				}
+			}
+			if got := (copilot.Provider{}).Sniff(h); got != c.want {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// checkLines checks that every non-blank line of path yields an event, that
+// no event is unknown and that results are linked to their calls.
+func checkLines(t *testing.T, path string, evs []agt.Event) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int64]bool{}
+	calls := map[string]string{}
+	for _, ev := range evs {
+		seen[ev.Src.Line] = true
+		if ev.Kind == agt.KindUnknown {
+			t.Errorf("unknown event at %v", ev.Src)
+		}
+		if ev.Kind == agt.KindToolCall {
+			calls[ev.Tool.ID] = ev.ID
+		}
+	}
+	for i, line := range strings.Split(string(raw), "\n") {
+		if strings.TrimSpace(line) != "" && !seen[int64(i+1)] {
+			t.Errorf("line %d yields no event", i+1)
+		}
+	}
+	for _, ev := range evs {
+		if ev.Kind == agt.KindToolResult && (ev.Result.Call == "" || ev.Result.Call != calls[ev.Result.ID]) {
+			t.Errorf("result %s at %v not linked (call %q)", ev.Result.ID, ev.Src, ev.Result.Call)
+		}
+	}
+}
+
+// TestLiveCorpus reads every live `copilot -p --output-format json` output
+// of the corpus: every line accounted for, no unknown event, every result
+// linked, all events in the session the result line names, the result line
+// last with its premium requests, and no usage (the stream has none).
+func TestLiveCorpus(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(providertest.CorpusDir(t), "live", "copilot-json", "*"))
+	if len(files) == 0 {
+		t.Skip("no live copilot-json files")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			evs, _, st := parse(t, f)
+			if st.Errors != 0 {
+				t.Errorf("%d errors", st.Errors)
+			}
+			checkLines(t, f, evs)
+			last := evs[len(evs)-1]
+			if last.Meta == nil || last.Meta.Type != "result" || !bytes.Contains(last.Meta.Data, []byte(`"premiumRequests":`)) {
+				t.Errorf("last event is not the result: %+v", last)
+			}
+			for _, ev := range evs {
+				if ev.Format != copilot.FormatJSON || ev.NativeSession != last.NativeSession || ev.NativeSession == "" {
+					t.Fatalf("event %d: format %q session %q, want %q %q", ev.Seq, ev.Format, ev.NativeSession, copilot.FormatJSON, last.NativeSession)
+				}
+				if ev.Kind == agt.KindUsage {
+					t.Errorf("usage event in a stream without usage: %+v", ev.Usage)
+				}
+			}
+		})
+	}
+}
