@@ -1,7 +1,40 @@
-// Package opencode reads the formats of opencode.
+// Package opencode reads the formats of OpenCode (opencode-ai, formerly
+// sst/opencode):
+//
+//   - "opencode-export": the document `opencode export <session>` prints,
+//     {info, messages:[{info, parts:[…]}]}, pretty-printed (one record, the
+//     whole document) or on one line. Its records are addressed by JSON
+//     pointer: /info, /messages/N/info, /messages/N/parts/M.
+//   - "opencode-run-json": the live output of `opencode run --format json`,
+//     one event per line, each with the sessionID.
+//
+// OpenCode's on-disk storage (the JSON files under storage/ of versions up to
+// 1.1, and the SQLite database opencode.db of later ones) is read by
+// ReadStorage and ReadDB, which turn each session into an export document
+// that the export parser reads like any other (see storage.go).
+//
+// Decisions the formats leave open:
+//   - Usage: one "call" usage event per assistant message, from its
+//     info.tokens and info.cost; step-finish parts split the same tokens per
+//     step and become meta events, so nothing is counted twice. In the live
+//     format the steps are the only usage there is: one event per step_finish.
+//   - A subagent (task tool) runs in a child session whose info names its
+//     parent in parentID: it stays its own session, its session meta event
+//     carries Meta.ParentSession, and the parent's task tool part adds a meta
+//     event naming the child session.
+//   - Tool ids: OpenCode's callID is only unique per message for some models
+//     (kimi's "functions.bash:0" restarts with each message) and redacted logs
+//     repeat placeholders; a call id already used in the session gets
+//     "#<n>" appended (n = 2, 3, …) so that each result pairs with one call.
 package opencode
 
 import "github.com/agt-project/agt"
+
+// Format names.
+const (
+	FormatExport  = "opencode-export"
+	FormatRunJSON = "opencode-run-json"
+)
 
 // Provider is the opencode provider.
 type Provider struct{}
@@ -9,11 +42,16 @@ type Provider struct{}
 // Name is the provider's name in events.
 func (Provider) Name() string { return "opencode" }
 
-// Formats is empty until the parser lands.
-func (Provider) Formats() []string { return nil }
+// Formats lists the formats read; the export document is the default.
+func (Provider) Formats() []string { return []string{FormatExport, FormatRunJSON} }
 
-// Sniff recognises nothing yet.
-func (Provider) Sniff(agt.Head) string { return "" }
+// Document reports whether format is a whole-document format.
+func (Provider) Document(format string) bool { return format == FormatExport }
 
-// NewParser returns nil until the parser lands.
-func (Provider) NewParser(string, agt.Options) agt.Parser { return nil }
+// NewParser returns a parser for one input unit in format.
+func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
+	if format == FormatRunJSON {
+		return &liveParser{state: newState()}
+	}
+	return &exportParser{state: newState()}
+}

@@ -1,0 +1,361 @@
+package opencode
+
+import (
+	"bytes"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/agt-project/agt"
+
+	_ "modernc.org/sqlite" // pure-Go SQLite: builds stay cgo-free
+)
+
+// OpenCode 1.2.0 and later keep their sessions in the SQLite database
+// opencode.db (opencode-<channel>.db for other channels):
+//
+//	session(id, project_id, parent_id, slug, directory, title, version, …)  one column per Session.Info field
+//	message(id, session_id, time_created, time_updated, data)               data = Message info without id, sessionID
+//	part(id, message_id, session_id, time_created, time_updated, data)      data = Part without id, messageID, sessionID
+//
+// ReadDB rebuilds each session's export document from them: the session's
+// info from its columns, each message's and part's object from data with its
+// id columns put back (at the end, where `opencode export` writes them).
+
+// DBMagic opens every SQLite database file.
+const DBMagic = "SQLite format 3\x00"
+
+// IsDB reports whether head, the first bytes of a file, opens a SQLite
+// database.
+func IsDB(head []byte) bool { return bytes.HasPrefix(head, []byte(DBMagic)) }
+
+// ReadDB reads every session of an OpenCode database: sessions in order of
+// creation, messages by time of creation and id, parts by id.
+func ReadDB(path string) ([]Stored, error) {
+	var out []Stored
+	err := WalkDB(path, func(s Stored) error {
+		out = append(out, s)
+		return nil
+	})
+	return out, err
+}
+
+// WalkDB is ReadDB one session at a time; an error from fn ends the walk and
+// is returned.
+func WalkDB(path string, fn func(Stored) error) error {
+	db, err := openDB(path)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	sessions, err := readSessions(db, path)
+	if err != nil {
+		return err
+	}
+	for _, s := range sessions {
+		d := newDoc(s.id, path)
+		d.info(s.info, agt.Src{Path: path, Ptr: "/session/" + s.id}, nil)
+		if err := readMessages(db, path, s.id, d); err != nil {
+			return err
+		}
+		if err := fn(d.done()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// openDB opens the database read-only. A database in WAL mode whose folder
+// cannot be written is opened again as immutable (its WAL is then not read).
+func openDB(path string) (*sql.DB, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	var lastErr error
+	for _, q := range []string{"mode=ro&_pragma=busy_timeout(5000)", "mode=ro&immutable=1"} {
+		u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q}
+		db, err := sql.Open("sqlite", u.String())
+		if err != nil {
+			return nil, err
+		}
+		var n int
+		if lastErr = db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('session', 'message', 'part')`).Scan(&n); lastErr == nil {
+			if n < 3 {
+				db.Close()
+				return nil, fmt.Errorf("%s: not an OpenCode database (no session, message and part tables)", path)
+			}
+			return db, nil
+		}
+		db.Close()
+	}
+	return nil, fmt.Errorf("%s: %w", path, lastErr)
+}
+
+type dbSession struct {
+	id   string
+	info []byte
+}
+
+// dbInfo is Session.Info in the order of `opencode export`, built from the
+// session table's columns.
+type dbInfo struct {
+	ID          string      `json:"id"`
+	Slug        *string     `json:"slug,omitempty"`
+	ProjectID   *string     `json:"projectID,omitempty"`
+	WorkspaceID *string     `json:"workspaceID,omitempty"`
+	Directory   *string     `json:"directory,omitempty"`
+	Path        *string     `json:"path,omitempty"`
+	ParentID    *string     `json:"parentID,omitempty"`
+	Title       *string     `json:"title,omitempty"`
+	Agent       *string     `json:"agent,omitempty"`
+	Model       agt.Raw     `json:"model,omitempty"`
+	Version     *string     `json:"version,omitempty"`
+	Summary     *dbSummary  `json:"summary,omitempty"`
+	Cost        *float64    `json:"cost,omitempty"`
+	Tokens      *tokensInfo `json:"tokens,omitempty"`
+	Share       *dbShare    `json:"share,omitempty"`
+	Metadata    agt.Raw     `json:"metadata,omitempty"`
+	Permission  agt.Raw     `json:"permission,omitempty"`
+	Time        dbTime      `json:"time"`
+	Revert      agt.Raw     `json:"revert,omitempty"`
+}
+
+type dbSummary struct {
+	Additions int64   `json:"additions"`
+	Deletions int64   `json:"deletions"`
+	Files     int64   `json:"files"`
+	Diffs     agt.Raw `json:"diffs,omitempty"`
+}
+
+type tokensInfo struct {
+	Input     int64 `json:"input"`
+	Output    int64 `json:"output"`
+	Reasoning int64 `json:"reasoning"`
+	Cache     struct {
+		Read  int64 `json:"read"`
+		Write int64 `json:"write"`
+	} `json:"cache"`
+}
+
+type dbShare struct {
+	URL string `json:"url"`
+}
+
+type dbTime struct {
+	Created    int64  `json:"created"`
+	Updated    int64  `json:"updated"`
+	Compacting *int64 `json:"compacting,omitempty"`
+	Archived   *int64 `json:"archived,omitempty"`
+}
+
+// row is one row read by column name; the session table's columns changed
+// over releases, so it is read with SELECT *.
+type row map[string]any
+
+func (r row) str(col string) *string {
+	switch v := r[col].(type) {
+	case string:
+		return &v
+	case []byte:
+		s := string(v)
+		return &s
+	}
+	return nil
+}
+
+func (r row) int(col string) *int64 {
+	switch v := r[col].(type) {
+	case int64:
+		return &v
+	case float64:
+		n := int64(v)
+		return &n
+	}
+	return nil
+}
+
+func (r row) float(col string) *float64 {
+	switch v := r[col].(type) {
+	case float64:
+		return &v
+	case int64:
+		f := float64(v)
+		return &f
+	}
+	return nil
+}
+
+// json returns a column holding JSON text, compacted; nil when it is NULL or
+// not JSON.
+func (r row) json(col string) agt.Raw {
+	s := r.str(col)
+	if s == nil || !agt.API.Valid([]byte(*s)) {
+		return nil
+	}
+	return agt.Compact([]byte(*s))
+}
+
+func (r row) has(col string) bool {
+	_, ok := r[col]
+	return ok
+}
+
+func readSessions(db *sql.DB, path string) ([]dbSession, error) {
+	rows, err := db.Query(`SELECT * FROM session ORDER BY time_created, id`)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var out []dbSession
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		r := row{}
+		for i, c := range cols {
+			r[c] = vals[i]
+		}
+		out = append(out, sessionFromRow(r))
+	}
+	return out, rows.Err()
+}
+
+func sessionFromRow(r row) dbSession {
+	info := dbInfo{
+		Slug: r.str("slug"), ProjectID: r.str("project_id"), WorkspaceID: r.str("workspace_id"),
+		Directory: r.str("directory"), Path: r.str("path"), ParentID: r.str("parent_id"),
+		Title: r.str("title"), Agent: r.str("agent"), Model: r.json("model"), Version: r.str("version"),
+		Metadata: r.json("metadata"), Permission: r.json("permission"), Revert: r.json("revert"),
+	}
+	if id := r.str("id"); id != nil {
+		info.ID = *id
+	}
+	if r.has("summary_additions") && r[("summary_additions")] != nil {
+		s := &dbSummary{Diffs: r.json("summary_diffs")}
+		for _, f := range []struct {
+			col string
+			to  *int64
+		}{{"summary_additions", &s.Additions}, {"summary_deletions", &s.Deletions}, {"summary_files", &s.Files}} {
+			if v := r.int(f.col); v != nil {
+				*f.to = *v
+			}
+		}
+		info.Summary = s
+	}
+	info.Cost = r.float("cost")
+	if r.has("tokens_input") {
+		t := &tokensInfo{}
+		for _, f := range []struct {
+			col string
+			to  *int64
+		}{
+			{"tokens_input", &t.Input}, {"tokens_output", &t.Output}, {"tokens_reasoning", &t.Reasoning},
+			{"tokens_cache_read", &t.Cache.Read}, {"tokens_cache_write", &t.Cache.Write},
+		} {
+			if v := r.int(f.col); v != nil {
+				*f.to = *v
+			}
+		}
+		info.Tokens = t
+	}
+	if u := r.str("share_url"); u != nil {
+		info.Share = &dbShare{URL: *u}
+	}
+	if v := r.int("time_created"); v != nil {
+		info.Time.Created = *v
+	}
+	if v := r.int("time_updated"); v != nil {
+		info.Time.Updated = *v
+	}
+	info.Time.Compacting, info.Time.Archived = r.int("time_compacting"), r.int("time_archived")
+	return dbSession{id: info.ID, info: agt.Marshal(info)}
+}
+
+// readMessages adds the messages of session id, each with its parts, to d.
+func readMessages(db *sql.DB, path, id string, d *docBuilder) error {
+	type partRow struct {
+		id   string
+		data string
+	}
+	parts := map[string][]partRow{}
+	prows, err := db.Query(`SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id`, id)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	for prows.Next() {
+		var pid, mid, data string
+		if err := prows.Scan(&pid, &mid, &data); err != nil {
+			prows.Close()
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		parts[mid] = append(parts[mid], partRow{pid, data})
+	}
+	prows.Close()
+	if err := prows.Err(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+
+	mrows, err := db.Query(`SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id`, id)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer mrows.Close()
+	for mrows.Next() {
+		var mid, data string
+		if err := mrows.Scan(&mid, &data); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		d.message(withIDs([]byte(data), "id", mid, "sessionID", id), agt.Src{Path: path, Ptr: "/message/" + mid}, nil)
+		for _, p := range parts[mid] {
+			d.part(withIDs([]byte(p.data), "id", p.id, "sessionID", id, "messageID", mid), agt.Src{Path: path, Ptr: "/part/" + p.id}, nil)
+		}
+	}
+	return mrows.Err()
+}
+
+// withIDs puts the id columns back into a data object (key, value pairs),
+// after its other members; a key the object already has is left alone. Data
+// that is not a JSON object is returned as it is.
+func withIDs(data []byte, kv ...string) []byte {
+	data = bytes.TrimSpace(data)
+	if len(data) < 2 || data[0] != '{' || data[len(data)-1] != '}' || !agt.API.Valid(data) {
+		return data
+	}
+	data = agt.Compact(data)
+	var ids struct {
+		ID        *string `json:"id"`
+		SessionID *string `json:"sessionID"`
+		MessageID *string `json:"messageID"`
+	}
+	_ = agt.API.Unmarshal(data, &ids)
+	has := map[string]bool{"id": ids.ID != nil, "sessionID": ids.SessionID != nil, "messageID": ids.MessageID != nil}
+	var b strings.Builder
+	b.Write(data[:len(data)-1])
+	empty := len(bytes.TrimSpace(data[1:len(data)-1])) == 0
+	for i := 0; i+1 < len(kv); i += 2 {
+		if has[kv[i]] {
+			continue
+		}
+		if !empty {
+			b.WriteByte(',')
+		}
+		empty = false
+		b.Write(agt.Marshal(kv[i]))
+		b.WriteByte(':')
+		b.Write(agt.Marshal(kv[i+1]))
+	}
+	b.WriteByte('}')
+	return []byte(b.String())
+}
