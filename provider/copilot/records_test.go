@@ -14,13 +14,13 @@ func TestToolResults(t *testing.T) {
 		return ev(n, "assistant.message", `{"messageId":"m`+id+`","content":"","model":"m1","toolRequests":[{"toolCallId":"`+id+`","name":"bash","arguments":`+args+`,"type":"function"}]}`)
 	}
 	cases := []struct {
-		name      string
-		args      string
-		complete  string
-		input     string
-		isError   bool
-		exit      string // "" for none
-		output    string
+		name     string
+		args     string
+		complete string
+		input    string
+		isError  bool
+		exit     string // "" for none
+		output   string
 	}{
 		{"success", `{"command":"ls"}`, `{"toolCallId":"c","success":true,"result":{"content":"a\nb","detailedContent":"x"}}`, `{"command":"ls"}`, false, "", `"a\nb"`},
 		{"arguments as a JSON string", `"{\"command\": \"ls\"}"`, `{"toolCallId":"c","success":true,"result":{"content":"ok"}}`, `{"command":"ls"}`, false, "", `"ok"`},
