@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 
 	"github.com/agt-project/agt"
@@ -33,7 +34,7 @@ func newSessionParser(opts agt.Options) *sessionParser {
 // msgState is what was emitted for a message id so far.
 type msgState struct {
 	versions int
-	text     string // the text emitted last
+	text     uint64 // hash of the text emitted last
 	texts    int    // text events emitted
 	command  bool   // slash_command emitted
 	thoughts int    // thoughts emitted
@@ -47,12 +48,13 @@ const (
 
 // pendingUsage is the last known token count of a message id.
 type pendingUsage struct {
-	id, native, stream string
-	model, ts          string
-	tok                tokens
-	src                agt.Src
-	raw                agt.Raw
-	done               bool
+	key, id, native string // key: the message id, or its record's line or pointer
+	stream          string
+	model, ts       string
+	tok             tokens
+	src             agt.Src
+	raw             agt.Raw
+	done            bool
 }
 
 // sessionValue is a decoded record: a JSONL line, or a whole document (rec
@@ -292,15 +294,19 @@ func compact(r agt.Raw) agt.Raw {
 // accounts for its line).
 func (p *sessionParser) message(em *agt.Emitter, m *record, final, quiet bool) {
 	kind := messageKinds[m.Type]
-	st := p.msgs[m.ID]
+	key := m.ID
+	if key == "" { // no id: the record's line or pointer
+		key = em.Key()
+	}
+	st := p.msgs[key]
 	if st == nil {
 		st = &msgState{calls: map[string]uint8{}}
-		p.msgs[m.ID] = st
+		p.msgs[key] = st
 	}
 	st.versions++
 	if kind == "" {
 		em.Emit(agt.Event{Kind: agt.KindUnknown, Stream: p.stream, TS: ts(m.Timestamp), Meta: &agt.Meta{Type: m.Type}},
-			m.ID, "unknown:"+strconv.Itoa(st.versions))
+			key, "unknown:"+strconv.Itoa(st.versions))
 		return
 	}
 	n := 0
@@ -310,7 +316,7 @@ func (p *sessionParser) message(em *agt.Emitter, m *record, final, quiet bool) {
 		if ev.TS == "" {
 			ev.TS = ts(m.Timestamp)
 		}
-		return em.Emit(ev, m.ID, suffix)
+		return em.Emit(ev, key, suffix)
 	}
 	model := ""
 	if kind == agt.KindAssistant {
@@ -337,20 +343,20 @@ func (p *sessionParser) message(em *agt.Emitter, m *record, final, quiet bool) {
 		st.thoughts = len(m.Thoughts)
 	}
 	text, fnResp := contentText(m.Content)
-	if text != nil && string(text) != st.text {
+	if text != nil && hash(text) != st.text {
 		suffix := "text"
 		if st.texts > 0 {
 			suffix = "text:" + strconv.Itoa(st.texts)
 		}
 		emit(agt.Event{Kind: kind, Text: text, Model: model, Meta: meta}, suffix)
-		st.text = string(text)
+		st.text = hash(text)
 		st.texts++
 	}
 	for i := range m.ToolCalls {
 		tc := &m.ToolCalls[i]
 		id := tc.ID
 		if id == "" {
-			id = m.ID + "#" + strconv.Itoa(i)
+			id = key + "#" + strconv.Itoa(i)
 		}
 		state := st.calls[id]
 		if state&callEmitted == 0 {
@@ -361,7 +367,7 @@ func (p *sessionParser) message(em *agt.Emitter, m *record, final, quiet bool) {
 			evID := emit(ev, "tool:"+id)
 			if evID == "" { // no session known yet: bind the fallback one
 				em.Done()
-				evID = em.EventID("", m.ID, "tool:"+id)
+				evID = em.EventID("", key, "tool:"+id)
 			}
 			p.calls[p.native+"\x00"+id] = evID
 			state |= callEmitted
@@ -376,10 +382,10 @@ func (p *sessionParser) message(em *agt.Emitter, m *record, final, quiet bool) {
 		st.calls[id] = state
 	}
 	if m.Tokens != nil {
-		u := p.byID[m.ID]
+		u := p.byID[key]
 		if u == nil {
-			u = &pendingUsage{id: m.ID}
-			p.byID[m.ID] = u
+			u = &pendingUsage{key: key, id: m.ID}
+			p.byID[key] = u
 			p.usage = append(p.usage, u)
 		}
 		u.native, u.stream, u.model, u.ts, u.tok = p.native, p.stream, m.Model, ts(m.Timestamp), *m.Tokens
@@ -400,7 +406,7 @@ func (p *sessionParser) message(em *agt.Emitter, m *record, final, quiet bool) {
 			sub = "function_response"
 		}
 		em.Emit(agt.Event{Kind: agt.KindMeta, Stream: p.stream, TS: ts(m.Timestamp), Model: model,
-			Meta: &agt.Meta{Type: m.Type, Subtype: sub}}, m.ID, suffix)
+			Meta: &agt.Meta{Type: m.Type, Subtype: sub}}, key, suffix)
 	}
 }
 
@@ -409,5 +415,11 @@ func (p *sessionParser) emitUsage(em *agt.Emitter, u *pendingUsage) {
 	us := u.tok.usage()
 	us.MessageID = u.id
 	em.SetSrc(u.src, u.raw)
-	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: u.native, Stream: u.stream, TS: u.ts, Model: u.model, Usage: us}, u.id, "usage")
+	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: u.native, Stream: u.stream, TS: u.ts, Model: u.model, Usage: us}, u.key, "usage")
+}
+
+func hash(b []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(b)
+	return h.Sum64()
 }
