@@ -144,7 +144,7 @@ func (p *exportParser) Apply(em *agt.Emitter, v any) {
 			records++
 			info = m.info.v
 			if at(&m.info.rec) && info != nil {
-				ctx = msgCtx{role: info.Role, model: info.ModelID, summary: bool(info.Summary), ts: info.Time.Created, end: info.Time.Completed}
+				ctx = msgCtx{role: info.Role, model: info.ModelID, summary: bool(info.Summary) || info.Mode == "compaction", ts: info.Time.Created, end: info.Time.Completed}
 			} else {
 				info = nil
 			}

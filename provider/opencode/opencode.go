@@ -15,9 +15,24 @@
 //
 // Decisions the formats leave open:
 //   - Usage: one "call" usage event per assistant message, from its
-//     info.tokens and info.cost; step-finish parts split the same tokens per
-//     step and become meta events, so nothing is counted twice. In the live
-//     format the steps are the only usage there is: one event per step_finish.
+//     info.tokens and info.cost (native_cost_usd), emitted after the
+//     message's parts; step-finish parts split the same tokens per step and
+//     become meta events, so nothing is counted twice. A message with neither
+//     tokens nor cost (aborted before the model answered) has no usage event.
+//     In the live format the steps are the only usage there is: one event per
+//     step_finish. See usage.go for output and reasoning.
+//   - Every record yields an event at its pointer: the session info a
+//     "session" meta event; a user message's info a "message" meta event
+//     before its parts; an assistant message's info its usage, and a system
+//     event for its error (MessageAbortedError, APIError: the agent's error,
+//     not bad input, so not an error event), or else a "message" meta event.
+//   - Text parts: user text is "user", assistant text "assistant", the text
+//     of a compaction summary (summary:true or mode "compaction") "summary",
+//     synthetic or ignored text (reminders OpenCode adds) "system".
+//   - Event keys are the native ids (session, message, part); an id that is
+//     missing or already used in the session (redacted logs repeat
+//     "REDACTED") falls back to the record's JSON pointer alone, so that a
+//     session read from storage or the database gets the ids its export gets.
 //   - A subagent (task tool) runs in a child session whose info names its
 //     parent in parentID: it stays its own session, its session meta event
 //     carries Meta.ParentSession, and the parent's task tool part adds a meta

@@ -2,6 +2,8 @@ package opencode_test
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,6 +14,7 @@ import (
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/opencode"
 	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
 )
 
 func testdata(t *testing.T, elem ...string) string {
@@ -592,5 +595,37 @@ func TestStoredBroken(t *testing.T) {
 	}
 	if evs[len(evs)-1].NativeSession != "ses_2" {
 		t.Errorf("session without a file: %q", evs[len(evs)-1].NativeSession)
+	}
+}
+
+// TestOpenStored feeds the storage folder and the database to the pipeline
+// as the input layer would: one input each, one session per line.
+func TestOpenStored(t *testing.T) {
+	dir := filepath.Join(providertest.CorpusDir(t), "opencode")
+	export := filepath.Join(dir, "bestcodes__bf-cfcff0517c-0.json")
+	out, _, _ := providertest.Parse(t, provider.Config{}, export)
+	want := providertest.Events(t, out)
+	if opencode.IsStored(export) || opencode.IsStored(dir) {
+		t.Errorf("IsStored claims an export file or the corpus folder")
+	}
+	for _, p := range []string{filepath.Join(dir, "derived__storage-bf-cfcff0517c"), filepath.Join(dir, "derived__opencode-bf-cfcff0517c.db")} {
+		if !opencode.IsStored(p) {
+			t.Errorf("IsStored(%s) = false", filepath.Base(p))
+		}
+		var buf, diag bytes.Buffer
+		in := stage.Input{Path: p, Open: func() (io.ReadCloser, error) { return opencode.OpenStored(p) }}
+		st, err := provider.Parse(context.Background(), provider.Config{}, []stage.Input{in}, &buf, &diag)
+		if err != nil || st.Errors != 0 || diag.Len() != 0 {
+			t.Fatalf("%s: %v, %d errors: %s", filepath.Base(p), err, st.Errors, diag.String())
+		}
+		evs := providertest.Events(t, buf.Bytes())
+		if len(evs) != len(want) {
+			t.Fatalf("%s: %d events, want %d", filepath.Base(p), len(evs), len(want))
+		}
+		for i := range evs {
+			if evs[i].ID != want[i].ID || evs[i].Format != opencode.FormatExport {
+				t.Fatalf("%s: event %d differs", filepath.Base(p), i)
+			}
+		}
 	}
 }

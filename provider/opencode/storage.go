@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -281,4 +282,53 @@ func WalkStorage(dir string, fn func(Stored) error) []error {
 		}
 	}
 	return errs
+}
+
+// IsStored reports whether path is an OpenCode storage folder (or the data
+// folder holding storage/) or an OpenCode database file.
+func IsStored(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	if st.IsDir() {
+		return StorageRoot(path) != ""
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(DBMagic))
+	n, _ := io.ReadFull(f, head)
+	return IsDB(head[:n])
+}
+
+// OpenStored returns the sessions of the storage folder or database at path
+// as the parse pipeline reads them: one export document per line
+// (Stored.Line), in order. Problems that belong to no record end the stream
+// as a read error after the last session.
+func OpenStored(path string) (io.ReadCloser, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() && StorageRoot(path) == "" {
+		return nil, fmt.Errorf("%s: not an OpenCode storage folder", path)
+	}
+	pr, pw := io.Pipe()
+	write := func(s Stored) error {
+		_, err := pw.Write(append(s.Line(), '\n'))
+		return err
+	}
+	go func() {
+		var err error
+		if st.IsDir() {
+			err = errors.Join(WalkStorage(path, write)...)
+		} else {
+			err = WalkDB(path, write)
+		}
+		pw.CloseWithError(err)
+	}()
+	return pr, nil
 }
