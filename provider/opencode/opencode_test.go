@@ -629,3 +629,32 @@ func TestOpenStored(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveLines: notices printed among the events, bad lines and new event
+// types in the live output.
+func TestLiveLines(t *testing.T) {
+	evs, st := parse(t, "run.jsonl", `{"type":"step_start","timestamp":1795335680017,"sessionID":"ses_l","part":{"id":"prt_1","messageID":"msg_1","sessionID":"ses_l","type":"step-start"}}
+! permission requested: bash (rm -rf x); auto-rejecting
+{"type":"reasoning","timestamp":1795335680018,"sessionID":"ses_l","part":{"id":"prt_2","messageID":"msg_1","sessionID":"ses_l","type":"reasoning","text":"hmm","time":{"start":1795335680010}}}
+{"type":"tool_use","timestamp":1795335680019,"sessionID":"ses_l","part":{"id":"prt_3","messageID":"msg_1","sessionID":"ses_l","type":"tool","tool":"bash","callID":"c1","state":{"status":"error","input":{"command":"rm -rf x"},"error":"The user rejected permission to use this specific tool call.","time":{"start":1,"end":2}}}}
+{"type":"step_finish","timestamp":1795335680020,"sessionID":"ses_l","part":{"id":"prt_4","messageID":"msg_1","sessionID":"ses_l","type":"step-finish","reason":"tool-calls","tokens":{"total":1620,"input":100,"output":20,"reasoning":10,"cache":{"read":1500,"write":0}},"cost":0.001}}
+{"type":"session_idle","timestamp":1795335680021,"sessionID":"ses_l"}
+{"type":"text","timestamp":1795335680022,"sessionID":"ses_l","part":{"id":"prt_5","type":"te
+`)
+	if got, want := kinds(evs), "meta system reasoning tool_call tool_result usage unknown error"; got != want {
+		t.Errorf("kinds\n got  %s\n want %s", got, want)
+	}
+	if st.Errors != 1 || st.Unknown != 1 {
+		t.Errorf("errors %d unknown %d", st.Errors, st.Unknown)
+	}
+	for _, ev := range evs {
+		switch {
+		case ev.Kind == agt.KindUsage && (ev.Usage.Output != 20 || ev.Usage.Total != 1620 || ev.Usage.MessageID != "msg_1" || *ev.Usage.NativeCostUSD != 0.001):
+			t.Errorf("usage %+v", ev.Usage)
+		case ev.Kind == agt.KindToolResult && !ev.Result.IsError:
+			t.Errorf("rejected tool call is no error")
+		case ev.Kind != agt.KindError && ev.NativeSession != "ses_l":
+			t.Errorf("%s event in session %q", ev.Kind, ev.NativeSession)
+		}
+	}
+}
