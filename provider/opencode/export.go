@@ -1,6 +1,7 @@
 package opencode
 
 import (
+	"bytes"
 	"errors"
 
 	"github.com/agt-project/agt"
@@ -101,18 +102,20 @@ func (*exportParser) Decode(b []byte) (any, error) {
 // then each message; an assistant message's usage comes after its parts.
 func (p *exportParser) Apply(em *agt.Emitter, v any) {
 	d := v.(*doc)
-	base := em.Src()
+	base, baseRaw := em.Src(), em.Line()
 	if d.srcErr != nil {
 		em.Errorf("%s member: %v", srcKey, d.srcErr)
 	}
-	// at makes r the current record; false when the record could not be read
-	// (an error event then stands for it).
+	// srcOf is where r was read: its pointer in the input, or the file or
+	// row a stored session's record came from.
 	srcOf := func(r *rec) (agt.Src, srcEntry) {
 		if e, ok := d.srcs[r.ptr]; ok {
 			return agt.Src{Path: e.Path, Ptr: e.Ptr}, e
 		}
 		return agt.Src{Path: base.Path, Line: base.Line, Ptr: r.ptr}, srcEntry{}
 	}
+	// at makes r the current record; false when the record could not be read
+	// (an error event then stands for it).
 	at := func(r *rec) bool {
 		src, e := srcOf(r)
 		if e.Err != "" {
@@ -120,7 +123,7 @@ func (p *exportParser) Apply(em *agt.Emitter, v any) {
 			em.Errorf("%s", e.Err)
 			return false
 		}
-		em.SetSrc(src, agt.Compact(r.raw))
+		em.SetSrc(src, oneLine(r.raw))
 		if r.err != nil {
 			em.Errorf("%v", r.err)
 		}
@@ -165,7 +168,7 @@ func (p *exportParser) Apply(em *agt.Emitter, v any) {
 		}
 		if info != nil && info.Role == "assistant" {
 			src, _ := srcOf(&m.info.rec)
-			em.SetSrc(src, agt.Compact(m.info.raw))
+			em.SetSrc(src, oneLine(m.info.raw))
 			p.messageEvents(em, info, infoKey)
 		}
 	}
@@ -174,9 +177,19 @@ func (p *exportParser) Apply(em *agt.Emitter, v any) {
 		em.SetSrc(agt.Src{Path: base.Path, Line: base.Line, Ptr: b.ptr}, agt.Raw(b.tail))
 		em.Errorf("%s", b.why)
 	case records == 0:
-		em.SetSrc(base, em.Line())
+		em.SetSrc(base, baseRaw)
 		em.Errorf("no OpenCode session in this document")
 	}
+}
+
+// oneLine returns a record fit for an event's raw field: a record cut out of
+// a pretty-printed document is compacted; one on a single line (the pipeline
+// compacts the documents it reads) is kept as it is.
+func oneLine(b []byte) agt.Raw {
+	if bytes.IndexAny(b, "\n\r") >= 0 {
+		return agt.Compact(b)
+	}
+	return b
 }
 
 // Finish has nothing held back.
