@@ -1,6 +1,7 @@
 package opencode
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -208,6 +209,9 @@ func (s *scanner) elements(fn func(n int) error) error {
 func scanDoc(b []byte) *frame {
 	f := &frame{}
 	s := &scanner{b: b}
+	if bytes.HasPrefix(b, []byte("\ufeff")) {
+		s.i = 3
+	}
 	ptr, at := "", 0 // the innermost thing being read, for the break
 	mark := func(p string) {
 		ptr = p
