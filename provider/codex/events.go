@@ -23,85 +23,86 @@ var eventMsgs = map[string]itemHandler{
 	"image_generation_end":        (*conv).imageGenerationEnd,
 	"thread_name_updated":         (*conv).threadName,
 
-	// Meta events; the payload is kept as data for those marked so.
-	"task_started":                      eventMeta(false),
-	"task_complete":                     eventMeta(false),
-	"turn_started":                      eventMeta(false),
-	"turn_complete":                     eventMeta(false),
-	"turn_aborted":                      eventMeta(true),
-	"context_compacted":                 eventMeta(false),
-	"thread_rolled_back":                eventMeta(true),
-	"entered_review_mode":               eventMeta(true),
-	"exited_review_mode":                eventMeta(true),
-	"undo_started":                      eventMeta(false),
-	"undo_completed":                    eventMeta(true),
-	"thread_goal_updated":               eventMeta(true),
-	"thread_settings_applied":           eventMeta(true),
-	"session_configured":                eventMeta(false),
-	"agent_message_delta":               eventMeta(false),
-	"agent_reasoning_delta":             eventMeta(false),
-	"agent_reasoning_raw_content_delta": eventMeta(false),
-	"agent_reasoning_section_break":     eventMeta(false),
-	"exec_command_begin":                eventMeta(false),
-	"exec_command_output_delta":         eventMeta(false),
-	"patch_apply_begin":                 eventMeta(false),
-	"mcp_tool_call_begin":               eventMeta(false),
-	"web_search_begin":                  eventMeta(false),
-	"image_generation_begin":            eventMeta(false),
-	"view_image_tool_call":              eventMeta(false),
-	"dynamic_tool_call_request":         eventMeta(false),
-	"dynamic_tool_call_response":        eventMeta(false),
-	"guardian_assessment":               eventMeta(false),
-	"item_started":                      eventMeta(false),
-	"item_completed":                    eventMeta(false),
-	"sub_agent_activity":                eventMeta(false),
-	"plan_update":                       eventMeta(true),
-	"turn_diff":                         eventMeta(false),
-	"background_event":                  eventMeta(true),
-	"deprecation_notice":                eventMeta(true),
-	"shutdown_complete":                 eventMeta(false),
-	"collab_agent_spawn_begin":          eventMeta(false),
-	"collab_agent_spawn_end":            eventMeta(true),
-	"collab_agent_interaction_begin":    eventMeta(false),
-	"collab_agent_interaction_end":      eventMeta(true),
-	"collab_waiting_begin":              eventMeta(false),
-	"collab_waiting_end":                eventMeta(true),
-	"collab_close_begin":                eventMeta(false),
-	"collab_close_end":                  eventMeta(true),
-	"collab_resume_begin":               eventMeta(false),
-	"collab_resume_end":                 eventMeta(true),
-	"exec_approval_request":             eventMeta(false),
-	"apply_patch_approval_request":      eventMeta(false),
-	"request_user_input":                eventMeta(false),
-	"elicitation_request":               eventMeta(false),
-	"mcp_startup_update":                eventMeta(false),
-	"mcp_startup_complete":              eventMeta(false),
-	"mcp_list_tools_response":           eventMeta(false),
-	"list_custom_prompts_response":      eventMeta(false),
-	"get_history_entry_response":        eventMeta(false),
-	"raw_response_item":                 eventMeta(false),
-	"user_message_delta":                eventMeta(false),
-	"context_window_exceeded":           eventMeta(true),
-	"model_reroute":                     eventMeta(true),
+	// Meta events (the payload is kept as data for the types of metaData).
+	"task_started":                      (*conv).eventMeta,
+	"task_complete":                     (*conv).eventMeta,
+	"turn_started":                      (*conv).eventMeta,
+	"turn_complete":                     (*conv).eventMeta,
+	"turn_aborted":                      (*conv).eventMeta,
+	"context_compacted":                 (*conv).eventMeta,
+	"thread_rolled_back":                (*conv).eventMeta,
+	"entered_review_mode":               (*conv).eventMeta,
+	"exited_review_mode":                (*conv).eventMeta,
+	"undo_started":                      (*conv).eventMeta,
+	"undo_completed":                    (*conv).eventMeta,
+	"thread_goal_updated":               (*conv).eventMeta,
+	"thread_settings_applied":           (*conv).eventMeta,
+	"session_configured":                (*conv).eventMeta,
+	"agent_message_delta":               (*conv).eventMeta,
+	"agent_reasoning_delta":             (*conv).eventMeta,
+	"agent_reasoning_raw_content_delta": (*conv).eventMeta,
+	"agent_reasoning_section_break":     (*conv).eventMeta,
+	"exec_command_begin":                (*conv).eventMeta,
+	"exec_command_output_delta":         (*conv).eventMeta,
+	"patch_apply_begin":                 (*conv).eventMeta,
+	"mcp_tool_call_begin":               (*conv).eventMeta,
+	"web_search_begin":                  (*conv).eventMeta,
+	"image_generation_begin":            (*conv).eventMeta,
+	"view_image_tool_call":              (*conv).eventMeta,
+	"dynamic_tool_call_request":         (*conv).eventMeta,
+	"dynamic_tool_call_response":        (*conv).eventMeta,
+	"guardian_assessment":               (*conv).eventMeta,
+	"item_started":                      (*conv).eventMeta,
+	"item_completed":                    (*conv).eventMeta,
+	"sub_agent_activity":                (*conv).eventMeta,
+	"plan_update":                       (*conv).eventMeta,
+	"turn_diff":                         (*conv).eventMeta,
+	"background_event":                  (*conv).eventMeta,
+	"deprecation_notice":                (*conv).eventMeta,
+	"shutdown_complete":                 (*conv).eventMeta,
+	"collab_agent_spawn_begin":          (*conv).eventMeta,
+	"collab_agent_spawn_end":            (*conv).eventMeta,
+	"collab_agent_interaction_begin":    (*conv).eventMeta,
+	"collab_agent_interaction_end":      (*conv).eventMeta,
+	"collab_waiting_begin":              (*conv).eventMeta,
+	"collab_waiting_end":                (*conv).eventMeta,
+	"collab_close_begin":                (*conv).eventMeta,
+	"collab_close_end":                  (*conv).eventMeta,
+	"collab_resume_begin":               (*conv).eventMeta,
+	"collab_resume_end":                 (*conv).eventMeta,
+	"exec_approval_request":             (*conv).eventMeta,
+	"apply_patch_approval_request":      (*conv).eventMeta,
+	"request_user_input":                (*conv).eventMeta,
+	"elicitation_request":               (*conv).eventMeta,
+	"mcp_startup_update":                (*conv).eventMeta,
+	"mcp_startup_complete":              (*conv).eventMeta,
+	"mcp_list_tools_response":           (*conv).eventMeta,
+	"list_custom_prompts_response":      (*conv).eventMeta,
+	"get_history_entry_response":        (*conv).eventMeta,
+	"raw_response_item":                 (*conv).eventMeta,
+	"user_message_delta":                (*conv).eventMeta,
+	"context_window_exceeded":           (*conv).eventMeta,
+	"model_reroute":                     (*conv).eventMeta,
 }
 
-func evMeta(it *item) *agt.Meta { return &agt.Meta{Type: "event_msg", Subtype: it.Type} }
-
-// eventMeta emits a meta event, keeping the payload as data when data is
-// set.
-func eventMeta(data bool) itemHandler {
-	return func(c *conv, em *agt.Emitter, it *item) {
-		m := evMeta(it)
-		if data {
-			m.Data = payloadOf(em.Line())
-		}
-		c.meta(em, m)
-	}
+// metaData are the event_msg types whose meta event keeps the payload as
+// data: small records worth keeping.
+var metaData = map[string]bool{
+	"turn_aborted": true, "thread_rolled_back": true, "entered_review_mode": true, "exited_review_mode": true,
+	"undo_completed": true, "thread_goal_updated": true, "thread_settings_applied": true, "plan_update": true,
+	"background_event": true, "deprecation_notice": true, "context_window_exceeded": true, "model_reroute": true,
+	"collab_agent_spawn_end": true, "collab_agent_interaction_end": true, "collab_waiting_end": true,
+	"collab_close_end": true, "collab_resume_end": true,
 }
 
-// payloadOf cuts the payload out of a rollout line.
-func payloadOf(line agt.Raw) agt.Raw {
-	n, err := ast.NewSearcher(string(line)).GetByPath("payload")
+func evMeta(it *item) *agt.Meta { return &agt.Meta{Type: "event_msg", Subtype: it.Type, Data: it.data} }
+
+// eventMeta emits a meta event.
+func (c *conv) eventMeta(em *agt.Emitter, it *item) { c.meta(em, evMeta(it)) }
+
+// payloadOf cuts the value of key (payload, or msg) out of a line.
+func payloadOf(line []byte, key string) agt.Raw {
+	n, err := ast.NewSearcher(string(line)).GetByPath(key)
 	if err != nil {
 		return nil
 	}
@@ -173,7 +174,7 @@ func (c *conv) execEnd(em *agt.Emitter, it *item) {
 		out = it.Stdout
 	}
 	r := agt.Result{Output: out, ExitCode: it.ExitCode}
-	c.end(em, evMeta(it), it.CallID, "exec_command", object("command", it.Command, "cwd", it.Cwd, "source", it.Source), r)
+	c.end(em, evMeta(it), it.CallID, "exec_command", it.in, r)
 }
 
 func (c *conv) patchEnd(em *agt.Emitter, it *item) {
@@ -182,7 +183,7 @@ func (c *conv) patchEnd(em *agt.Emitter, it *item) {
 		out = it.Stderr
 	}
 	r := agt.Result{Output: out, IsError: it.Success != nil && !*it.Success}
-	c.end(em, evMeta(it), it.CallID, "apply_patch", object("changes", it.Changes), r)
+	c.end(em, evMeta(it), it.CallID, "apply_patch", it.in, r)
 }
 
 // mcpResult reads mcp_tool_call_end.result: {"Ok": CallToolResult} or
@@ -209,18 +210,11 @@ func mcpResult(res agt.Raw) agt.Result {
 func mcpName(server, tool string) string { return "mcp__" + server + "__" + tool }
 
 func (c *conv) mcpEnd(em *agt.Emitter, it *item) {
-	var inv invocation
-	if it.Invocation != nil {
-		inv = *it.Invocation
-	}
-	c.end(em, evMeta(it), it.CallID, mcpName(inv.Server, inv.Tool), toolInput(inv.Arguments), mcpResult(it.Result))
+	c.end(em, evMeta(it), it.CallID, it.name, it.in, it.res)
 }
 
 func (c *conv) webSearchEnd(em *agt.Emitter, it *item) {
-	q := str(it.Query)
-	if q == "" {
-		q = webQuery(it.Action)
-	}
+	q := it.query
 	r := agt.Result{Output: it.Results}
 	var st *callState
 	if it.CallID != "" {
@@ -235,16 +229,12 @@ func (c *conv) webSearchEnd(em *agt.Emitter, it *item) {
 	case st != nil:
 		c.resultOf(em, st, it.CallID, r)
 	default:
-		input := toolInput(it.Action)
-		if it.Action == nil {
-			input = object("query", it.Query)
-		}
-		st = c.end(em, evMeta(it), it.CallID, "web_search", input, r)
+		st = c.end(em, evMeta(it), it.CallID, "web_search", it.in, r)
 		c.web["end\x00"+q] = append(c.web["end\x00"+q], st)
 	}
 }
 
 func (c *conv) imageGenerationEnd(em *agt.Emitter, it *item) {
 	r := agt.Result{Output: it.Result, IsError: isString(it.Status, "failed")}
-	c.end(em, evMeta(it), it.CallID, "image_generation", object("revised_prompt", it.RevisedPrompt), r)
+	c.end(em, evMeta(it), it.CallID, "image_generation", it.in, r)
 }

@@ -71,7 +71,7 @@ func (c *conv) message(em *agt.Emitter, it *item) {
 	if kind == "" {
 		kind = agt.KindSystem
 	}
-	t := joinText(it.Content)
+	t := it.joined
 	if kind == agt.KindUser && isInjected(t) {
 		kind = agt.KindSystem
 	}
@@ -84,11 +84,7 @@ func (c *conv) message(em *agt.Emitter, it *item) {
 
 func (c *conv) reasoning(em *agt.Emitter, it *item) {
 	if c.legacy {
-		t := joinText(it.Summary)
-		if t == nil {
-			t = joinText(it.Content)
-		}
-		if t != nil {
+		if t := it.joined; t != nil {
 			c.say(em, agt.KindReasoning, t, nil, "reasoning")
 			return
 		}
@@ -99,7 +95,7 @@ func (c *conv) reasoning(em *agt.Emitter, it *item) {
 // agentMessage is a message between agents (multi-agent): a system event
 // naming its author.
 func (c *conv) agentMessage(em *agt.Emitter, it *item) {
-	c.say(em, agt.KindSystem, joinText(it.Content), &agt.Meta{Type: "response_item", Subtype: "agent_message", Agent: it.Author}, "text")
+	c.say(em, agt.KindSystem, it.joined, &agt.Meta{Type: "response_item", Subtype: "agent_message", Agent: it.Author}, "text")
 }
 
 func callID(it *item) string {
@@ -110,23 +106,23 @@ func callID(it *item) string {
 }
 
 func (c *conv) functionCall(em *agt.Emitter, it *item) {
-	c.call(em, callID(it), it.Namespace+it.Name, toolInput(it.Arguments))
+	c.call(em, callID(it), it.Namespace+it.Name, it.in)
 }
 
 func (c *conv) customToolCall(em *agt.Emitter, it *item) {
-	c.call(em, callID(it), it.Name, toolInput(it.Input))
+	c.call(em, callID(it), it.Name, it.in)
 }
 
 func (c *conv) localShellCall(em *agt.Emitter, it *item) {
-	c.call(em, callID(it), "local_shell", toolInput(it.Action))
+	c.call(em, callID(it), "local_shell", it.in)
 }
 
 func (c *conv) toolSearchCall(em *agt.Emitter, it *item) {
-	c.call(em, callID(it), "tool_search", toolInput(it.Arguments))
+	c.call(em, callID(it), "tool_search", it.in)
 }
 
 func (c *conv) toolOutput(em *agt.Emitter, it *item) {
-	c.result(em, it.CallID, agt.Result{Output: it.Output, ExitCode: outputExit(it.Output)})
+	c.result(em, it.CallID, agt.Result{Output: it.Output, ExitCode: it.exit})
 }
 
 func (c *conv) toolSearchOutput(em *agt.Emitter, it *item) {
@@ -149,7 +145,7 @@ func webQuery(action agt.Raw) string {
 // one, may come before it (then the end event yielded the call and this is
 // a meta event) or after it.
 func (c *conv) webSearchCall(em *agt.Emitter, it *item) {
-	q := webQuery(it.Action)
+	q := it.query
 	if it.ID != "" && c.calls[it.ID] != nil {
 		c.itemMeta(em, it)
 		return
@@ -158,7 +154,7 @@ func (c *conv) webSearchCall(em *agt.Emitter, it *item) {
 		c.itemMeta(em, it)
 		return
 	}
-	st := c.call(em, it.ID, "web_search", toolInput(it.Action))
+	st := c.call(em, it.ID, "web_search", it.in)
 	if it.ID == "" {
 		c.web["call\x00"+q] = append(c.web["call\x00"+q], st)
 	}
@@ -184,6 +180,6 @@ func (c *conv) imageGenerationCall(em *agt.Emitter, it *item) {
 		c.itemMeta(em, it)
 		return
 	}
-	c.call(em, id, "image_generation", object("revised_prompt", it.RevisedPrompt))
+	c.call(em, id, "image_generation", it.in)
 	c.result(em, id, agt.Result{Output: it.Result, IsError: isString(it.Status, "failed")})
 }

@@ -21,6 +21,8 @@ func (p *legacyParser) Decode(rec []byte) (any, error) {
 			return nil, err
 		}
 	}
+	it.prepare(rec, "")
+	it.legacyText()
 	return &it, err
 }
 
@@ -99,6 +101,8 @@ func (p *docParser) Decode(rec []byte) (any, error) {
 	for i, r := range d.Items {
 		doc.raws[i] = agt.Compact(r)
 		doc.errs[i] = agt.Decode(doc.raws[i], &doc.items[i])
+		doc.items[i].prepare(doc.raws[i], "")
+		doc.items[i].legacyText()
 	}
 	return doc, err
 }

@@ -73,6 +73,9 @@ func (p *liveParser) Decode(rec []byte) (any, error) {
 			return nil, err
 		}
 	}
+	if r.Msg != nil {
+		r.Msg.prepare(rec, "msg")
+	}
 	if it := r.Item; it != nil && it.Type == "web_search" {
 		// The line holds "id" twice (item id, then the search's own id):
 		// the decoder kept the last, the item id is the first.
@@ -322,17 +325,13 @@ func (c *conv) sessionConfigured(em *agt.Emitter, it *item) {
 }
 
 func (c *conv) execBegin(em *agt.Emitter, it *item) {
-	c.call(em, it.CallID, "exec_command", object("command", it.Command, "cwd", it.Cwd))
+	c.call(em, it.CallID, "exec_command", it.in)
 }
 
 func (c *conv) patchBegin(em *agt.Emitter, it *item) {
-	c.call(em, it.CallID, "apply_patch", object("changes", it.Changes))
+	c.call(em, it.CallID, "apply_patch", it.in)
 }
 
 func (c *conv) mcpBegin(em *agt.Emitter, it *item) {
-	var inv invocation
-	if it.Invocation != nil {
-		inv = *it.Invocation
-	}
-	c.call(em, it.CallID, mcpName(inv.Server, inv.Tool), toolInput(inv.Arguments))
+	c.call(em, it.CallID, it.name, it.in)
 }

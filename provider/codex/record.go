@@ -73,6 +73,96 @@ type item struct {
 	Query            agt.Raw     `json:"query"`
 	Results          agt.Raw     `json:"results"`
 	ThreadName       string      `json:"thread_name"`
+
+	// Derived by prepare, in Decode.
+	in     agt.Raw    // the tool input
+	name   string     // the tool name, when built from the record
+	exit   *int       // the exit code an output reports
+	joined agt.Raw    // the text of the content (or reasoning summary)
+	query  string     // the query of a web search
+	res    agt.Result // the result an end event reports
+	data   agt.Raw    // the payload, for meta events that keep it
+}
+
+// prepare derives what the handlers need from a decoded record, so that
+// the work runs in Decode, in parallel. key names the payload in line
+// ("payload", "msg", or "" for a bare record).
+func (it *item) prepare(line []byte, key string) {
+	if f := preparers[it.Type]; f != nil {
+		f(it)
+	}
+	if key != "" && metaData[it.Type] {
+		it.data = payloadOf(line, key)
+	}
+}
+
+// preparers derive the tool inputs, exit codes and texts, by record type.
+var preparers = map[string]func(*item){
+	"message":                 prepareMessage,
+	"agent_message":           func(it *item) { it.joined = joinText(it.Content) },
+	"reasoning":               func(it *item) { it.joined = firstRaw(joinText(it.Summary), joinText(it.Content)) },
+	"function_call":           func(it *item) { it.in = toolInput(it.Arguments) },
+	"custom_tool_call":        func(it *item) { it.in = toolInput(it.Input) },
+	"local_shell_call":        func(it *item) { it.in = toolInput(it.Action) },
+	"tool_search_call":        func(it *item) { it.in = toolInput(it.Arguments) },
+	"web_search_call":         func(it *item) { it.in, it.query = toolInput(it.Action), webQuery(it.Action) },
+	"image_generation_call":   func(it *item) { it.in = object("revised_prompt", it.RevisedPrompt) },
+	"image_generation_end":    func(it *item) { it.in = object("revised_prompt", it.RevisedPrompt) },
+	"function_call_output":    func(it *item) { it.exit = outputExit(it.Output) },
+	"custom_tool_call_output": func(it *item) { it.exit = outputExit(it.Output) },
+	"exec_command_begin":      prepareExec,
+	"exec_command_end":        prepareExec,
+	"patch_apply_begin":       func(it *item) { it.in = object("changes", it.Changes) },
+	"patch_apply_end":         func(it *item) { it.in = object("changes", it.Changes) },
+	"mcp_tool_call_begin":     prepareMCP,
+	"mcp_tool_call_end":       prepareMCP,
+	"web_search_end":          prepareWebEnd,
+}
+
+// prepareMessage joins the text of developer and system messages; user and
+// assistant messages carry text only in the legacy formats (see
+// legacyText).
+func prepareMessage(it *item) {
+	if it.Role != "user" && it.Role != "assistant" {
+		it.joined = joinText(it.Content)
+	}
+}
+
+// legacyText joins the text of every message, for the legacy formats.
+func (it *item) legacyText() {
+	if it.Type == "message" && it.joined == nil {
+		it.joined = joinText(it.Content)
+	}
+}
+
+func prepareExec(it *item) { it.in = object("command", it.Command, "cwd", it.Cwd, "source", it.Source) }
+
+func prepareMCP(it *item) {
+	var inv invocation
+	if it.Invocation != nil {
+		inv = *it.Invocation
+	}
+	it.name, it.in, it.res = mcpName(inv.Server, inv.Tool), toolInput(inv.Arguments), mcpResult(it.Result)
+}
+
+func prepareWebEnd(it *item) {
+	it.query = str(it.Query)
+	if it.query == "" {
+		it.query = webQuery(it.Action)
+	}
+	it.in = toolInput(it.Action)
+	if it.Action == nil {
+		it.in = object("query", it.Query)
+	}
+}
+
+func firstRaw(r ...agt.Raw) agt.Raw {
+	for _, v := range r {
+		if v != nil {
+			return v
+		}
+	}
+	return nil
 }
 
 type gitInfo struct {

@@ -20,6 +20,9 @@ func (p *rolloutParser) Decode(rec []byte) (any, error) {
 			return nil, err
 		}
 	}
+	if r.Type == "response_item" || r.Type == "event_msg" {
+		r.Payload.prepare(rec, "payload")
+	}
 	return &r, err
 }
 

@@ -19,7 +19,7 @@ func toolInput(a agt.Raw) agt.Raw {
 	}
 	switch a[0] {
 	case '{':
-		return agt.Compact(a)
+		return a // from a line: already compact
 	case '"':
 		s := strings.TrimSpace(a.Str())
 		if s == "" {
@@ -40,8 +40,8 @@ func wrapRaw(v agt.Raw) agt.Raw {
 	return append(b, '}')
 }
 
-// object builds a JSON object from key and raw value pairs, leaving out
-// empty values.
+// object builds a JSON object from key and raw value pairs (values taken
+// from lines, hence compact), leaving out empty values.
 func object(kv ...any) agt.Raw {
 	b := []byte{'{'}
 	for i := 0; i+1 < len(kv); i += 2 {
@@ -60,7 +60,7 @@ func object(kv ...any) agt.Raw {
 		}
 		b = strconv.AppendQuote(b, kv[i].(string))
 		b = append(b, ':')
-		b = append(b, agt.Compact(v)...)
+		b = append(b, v...)
 	}
 	return append(b, '}')
 }
