@@ -41,7 +41,7 @@ func BenchmarkParse(b *testing.B) {
 	for _, sub := range []string{"claude", "codex"} {
 		b.Run(sub, func(b *testing.B) {
 			dir := filepath.Join(bigTree(b, 200), sub)
-			ins, errs := stage.Expand([]string{dir}, nil)
+			ins, errs := stage.Expand([]string{dir}, nil, provider.Claim)
 			if len(errs) > 0 {
 				b.Fatal(errs)
 			}

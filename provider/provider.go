@@ -14,6 +14,7 @@ import (
 	"github.com/agt-project/agt/provider/gemini"
 	"github.com/agt-project/agt/provider/opencode"
 	"github.com/agt-project/agt/provider/pi"
+	"github.com/agt-project/agt/stage"
 )
 
 // Provider reads the formats of one agent.
@@ -84,4 +85,24 @@ func Detect(head agt.Head) (Provider, string) {
 		}
 	}
 	return nil, ""
+}
+
+// Claimer is implemented by providers whose sessions live in a folder or a
+// database of their own rather than in log files: Claim turns such a path
+// into one input.
+type Claimer interface {
+	Claim(path string, isDir bool) (stage.Input, bool)
+}
+
+// Claim asks every provider whether path is one of its stores (a
+// stage.Claim for stage.Expand).
+func Claim(path string, isDir bool) (stage.Input, bool) {
+	for _, p := range registry {
+		if c, ok := p.(Claimer); ok {
+			if in, ok := c.Claim(path, isDir); ok {
+				return in, true
+			}
+		}
+	}
+	return stage.Input{}, false
 }

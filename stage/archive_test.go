@@ -85,7 +85,7 @@ func TestArchives(t *testing.T) {
 	gw.Close()
 	os.WriteFile(filepath.Join(dir, "s.jsonl.gz"), gb.Bytes(), 0o644)
 
-	ins, errs := Expand([]string{dir}, nil)
+	ins, errs := Expand([]string{dir}, nil, nil)
 	got := map[string]string{}
 	var order []string
 	for _, in := range ins {
@@ -147,7 +147,7 @@ func TestGzipBomb(t *testing.T) {
 	gw.Close()
 	p := filepath.Join(t.TempDir(), "bomb.jsonl.gz")
 	os.WriteFile(p, gb.Bytes(), 0o644)
-	ins, _ := Expand([]string{p}, nil)
+	ins, _ := Expand([]string{p}, nil, nil)
 	rc, err := ins[0].Open()
 	if err != nil {
 		t.Fatal(err)

@@ -30,7 +30,14 @@ var WalkExts = []string{".jsonl", ".ndjson", ".json"}
 // Problems (a missing path, an unreadable folder, a refused archive member)
 // are returned beside the inputs that could be found, so that the run goes
 // on; a *Refused error is a warning, the others are I/O failures.
-func Expand(args []string, stdin io.Reader) ([]Input, []error) {
+//
+// claim, when not nil, is asked first about every argument and every folder
+// met in a walk (and walked files ending in .db): a provider whose sessions
+// live in a folder or a database (OpenCode) turns it into one input.
+func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
+	if claim == nil {
+		claim = func(string, bool) (Input, bool) { return Input{}, false }
+	}
 	if len(args) == 0 {
 		args = []string{StdinPath}
 	}
@@ -46,6 +53,10 @@ func Expand(args []string, stdin io.Reader) ([]Input, []error) {
 			errs = append(errs, err)
 			continue
 		}
+		if in, ok := claim(a, st.IsDir()); ok {
+			ins = append(ins, in)
+			continue
+		}
 		if !st.IsDir() {
 			in, e := fileInputs(a)
 			ins, errs = append(ins, in...), append(errs, e...)
@@ -58,6 +69,15 @@ func Expand(args []string, stdin io.Reader) ([]Input, []error) {
 					return fs.SkipDir
 				}
 				return nil
+			}
+			if d.IsDir() && p != a || !d.IsDir() && strings.HasSuffix(p, ".db") {
+				if in, ok := claim(p, d.IsDir()); ok {
+					ins = append(ins, in)
+					if d.IsDir() {
+						return fs.SkipDir
+					}
+					return nil
+				}
 			}
 			if d.IsDir() || !(walkable(p) || archiveOf(p) != notArchive) {
 				return nil
@@ -87,6 +107,10 @@ func fileInputs(p string) ([]Input, []error) {
 	}
 	return []Input{FileInput(p)}, nil
 }
+
+// Claim turns a path that holds sessions in a layout of its own into one
+// input, or declines.
+type Claim func(path string, isDir bool) (Input, bool)
 
 // FileInput is the input of the file at path.
 func FileInput(path string) Input {

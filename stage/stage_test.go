@@ -94,7 +94,7 @@ func TestExpand(t *testing.T) {
 	if err := os.Symlink(dir, filepath.Join(dir, "c", "loop")); err != nil {
 		t.Fatal(err)
 	}
-	ins, errs := Expand([]string{dir, filepath.Join(dir, "c", "notes.txt"), "-", filepath.Join(dir, "missing")}, strings.NewReader(""))
+	ins, errs := Expand([]string{dir, filepath.Join(dir, "c", "notes.txt"), "-", filepath.Join(dir, "missing")}, strings.NewReader(""), nil)
 	var got []string
 	for _, in := range ins {
 		rel, _ := filepath.Rel(dir, in.Path)

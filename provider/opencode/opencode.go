@@ -43,7 +43,12 @@
 //     "#<n>" appended (n = 2, 3, …) so that each result pairs with one call.
 package opencode
 
-import "github.com/agt-project/agt"
+import (
+	"io"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/stage"
+)
 
 // Format names.
 const (
@@ -69,4 +74,13 @@ func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
 		return &liveParser{state: newState()}
 	}
 	return &exportParser{state: newState()}
+}
+
+// Claim makes a storage folder or an opencode.db one input: its sessions as
+// export documents, one per line (OpenStored).
+func (Provider) Claim(path string, isDir bool) (stage.Input, bool) {
+	if !IsStored(path) {
+		return stage.Input{}, false
+	}
+	return stage.Input{Path: path, Open: func() (io.ReadCloser, error) { return OpenStored(path) }}, true
 }

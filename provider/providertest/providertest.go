@@ -56,9 +56,9 @@ func RepoRoot(t testing.TB) string {
 func Parse(t testing.TB, cfg provider.Config, paths ...string) ([]byte, string, provider.Stats) {
 	t.Helper()
 	var out, diag bytes.Buffer
-	var ins []stage.Input
-	for _, p := range paths {
-		ins = append(ins, stage.FileInput(p))
+	ins, errs := stage.Expand(paths, nil, provider.Claim)
+	if len(errs) > 0 {
+		t.Fatalf("expand %v: %v", paths, errs)
 	}
 	st, err := provider.Parse(context.Background(), cfg, ins, &out, &diag)
 	if err != nil {
