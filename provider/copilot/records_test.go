@@ -157,19 +157,20 @@ func checkLinesAllowUnknown(t *testing.T, path string, evs []agt.Event) {
 }
 
 // TestHeldUntilSession: in the live stream the session id comes on the last
-// line; the events before it are held, then emitted in order into that
-// session with their own src, results linked.
+// line; the events before it (errors included) are held, then emitted in
+// order into that session with their own src.
 func TestHeldUntilSession(t *testing.T) {
 	path := write(t, "live.jsonl",
 		ev(1, "user.message", `{"content":"hi"}`),
+		`2026-01-01T00:00:01Z ERROR a line of stderr`,
 		ev(2, "assistant.message", `{"messageId":"a","content":"","model":"m","toolRequests":[{"toolCallId":"c","name":"bash","arguments":{"command":"ls"}}]}`),
 		ev(3, "tool.execution_complete", `{"toolCallId":"c","success":true,"result":{"content":"ok"}}`),
 		`{"type":"result","timestamp":"2026-01-01T00:00:09.000Z","sessionId":"live-1","exitCode":0,"usage":{"premiumRequests":1}}`,
 	)
 	evs, _, _ := parse(t, path)
-	checkLines(t, path, evs)
+	checkLinesAllowUnknown(t, path, evs)
 	for i, e := range evs {
-		if e.NativeSession != "live-1" || e.Seq != int64(i) || e.Src.Line != int64(i+1) {
+		if e.NativeSession != "live-1" || e.Seq != int64(i) || e.Src.Line != int64(i+1) || (e.Kind == agt.KindError) != (i == 1) {
 			t.Errorf("event %d: session %q seq %d line %d", i, e.NativeSession, e.Seq, e.Src.Line)
 		}
 	}
@@ -219,5 +220,31 @@ func TestTruncatedLegacy(t *testing.T) {
 		if evs[i].ID != whole[i].ID || evs[i].Kind != whole[i].Kind {
 			t.Fatalf("event %d differs from the whole document's", i)
 		}
+	}
+}
+
+// TestModel: events without a model of their own take the session's current
+// model (session.start selectedModel, session.model_change,
+// session.auto_mode_resolved); a sub-agent's model does not change it.
+func TestModel(t *testing.T) {
+	evs, _, _ := parse(t, write(t, "events.jsonl",
+		ev(1, "session.start", `{"sessionId":"s","selectedModel":"m0"}`),
+		ev(2, "assistant.message", `{"messageId":"a","content":"x"}`),
+		ev(3, "session.model_change", `{"newModel":"m1"}`),
+		ev(4, "assistant.message", `{"messageId":"b","content":"x"}`),
+		ev(5, "subagent.completed", `{"toolCallId":"t","agentName":"explore","model":"m9"}`),
+		ev(6, "assistant.message", `{"messageId":"c","content":"x"}`),
+		ev(7, "session.auto_mode_resolved", `{"chosenModel":"m2"}`),
+		ev(8, "assistant.message", `{"messageId":"d","content":"x","model":"m3"}`),
+		ev(9, "assistant.reasoning", `{"reasoningId":"r","content":"hm"}`),
+	))
+	var got []string
+	for _, e := range evs {
+		if e.Kind == agt.KindAssistant || e.Kind == agt.KindReasoning {
+			got = append(got, e.Model)
+		}
+	}
+	if want := "m0 m1 m1 m3 m3"; strings.Join(got, " ") != want {
+		t.Errorf("models %q, want %q", got, want)
 	}
 }

@@ -109,6 +109,8 @@ type outcome struct {
 
 // rec is a decoded line.
 type rec struct {
+	bad     bool  // not a JSON object: only err
+	err     error // a data error of the line
 	typ     string
 	spec    typeSpec
 	known   bool
@@ -188,7 +190,20 @@ func peekType(line []byte) (string, error) {
 }
 
 // Decode reads one line. It touches no parser state.
+// Its errors are kept in the record and emitted by Apply, so that they
+// keep their place among records held until the session is known.
 func (p *events) Decode(line []byte) (any, error) {
+	r, err := decodeRec(line)
+	if err != nil {
+		if _, ok := err.(*agt.FieldError); !ok {
+			return &rec{bad: true, err: err}, nil // not a JSON object
+		}
+		r.err = err // a field of the wrong type; the rest is read
+	}
+	return r, nil
+}
+
+func decodeRec(line []byte) (*rec, error) {
 	typ, err := peekType(line)
 	if err != nil {
 		return nil, err
@@ -211,7 +226,7 @@ func (p *events) Decode(line []byte) (any, error) {
 	default:
 		var e envelope[metaFields]
 		err = agt.Decode(line, &e)
-		if !r.known {
+		if _, ok := err.(*agt.FieldError); ok && !r.known {
 			err = nil // kept whole as an unknown event
 		}
 		r.mf = e.Data
@@ -219,7 +234,7 @@ func (p *events) Decode(line []byte) (any, error) {
 	}
 	if err != nil {
 		if _, ok := err.(*agt.FieldError); !ok {
-			return nil, err // not a JSON object
+			return nil, err
 		}
 	}
 	if r.d == nil {
@@ -399,6 +414,12 @@ func (p *events) Finish(em *agt.Emitter) {
 }
 
 func (p *events) apply(em *agt.Emitter, r *rec) {
+	if r.err != nil {
+		em.Errorf("%v", r.err)
+	}
+	if r.bad {
+		return
+	}
 	if !r.known {
 		em.Unknown("", r.stream, r.typ)
 		return
