@@ -72,6 +72,11 @@
 //     web_search item, which carries the key twice); ids restart at item_0
 //     on resume, so a completion pairs with the latest open call of its id,
 //     and a completion without a start yields the call too.
+//   - Tool ids are the native call ids, unique per session: a native id
+//     seen again in a session (exec item ids after a resume, a history
+//     copied twice) gets a "#n" suffix on its call and on that call's
+//     results, so that pairing by (session, tool id) stays right. A result
+//     links to the latest call of its native id seen before it.
 package codex
 
 import "github.com/agt-project/agt"

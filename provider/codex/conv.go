@@ -16,15 +16,14 @@ type conv struct {
 	ts     string
 	thread string // the thread whose token counter is in effect
 	totals totals
-	keys   keys
-	ids    keys // native call ids seen, per session
+	ids    ids // native call ids seen, per session
 	calls  map[string]*callState
 	ends   []*callState            // calls whose end event waits for an output
 	web    map[string][]*callState // web searches by query, waiting for their other half
 }
 
 func newConv(legacy bool) *conv {
-	return &conv{legacy: legacy, totals: totals{seed: true}, keys: keys{}, ids: keys{}, calls: map[string]*callState{}, web: map[string][]*callState{}}
+	return &conv{legacy: legacy, totals: totals{seed: true}, ids: ids{}, calls: map[string]*callState{}, web: map[string][]*callState{}}
 }
 
 // callState is a tool call seen in the input.
@@ -45,25 +44,26 @@ type endInfo struct {
 	ts  string
 }
 
-// keys makes (session, key, suffix) unique: a key seen again (a call id
-// repeated by a resume, a copied history, an exec item id restarting at
-// item_0) gets a "#n" suffix.
-type keys map[string]int
+// ids makes tool ids unique per session: a native call id seen again (a
+// call id repeated by a copied history, an exec item id restarting at
+// item_0 on resume) gets a "#n" suffix.
+type ids map[[2]string]int
 
-func (k keys) unique(session, key, suffix string) string {
-	if key == "" {
+func (k ids) unique(session, id string) string {
+	if id == "" {
 		return ""
 	}
-	id := session + "\x00" + key + "\x00" + suffix
-	n := k[id]
-	k[id] = n + 1
+	key := [2]string{session, id}
+	n := k[key]
+	k[key] = n + 1
 	if n == 0 {
-		return key
+		return id
 	}
-	return key + "#" + strconv.Itoa(n+1)
+	return id + "#" + strconv.Itoa(n+1)
 }
 
-// emit emits ev with the record's timestamp and the stream in effect.
+// emit emits ev with the record's timestamp and the stream in effect. key
+// is a tool id (unique in the session, see ids) or "" for the record's line.
 func (c *conv) emit(em *agt.Emitter, ev agt.Event, key, suffix string) string {
 	if ev.TS == "" {
 		ev.TS = c.ts
@@ -71,7 +71,7 @@ func (c *conv) emit(em *agt.Emitter, ev agt.Event, key, suffix string) string {
 	if ev.Stream == "" {
 		ev.Stream = c.stream
 	}
-	return em.Emit(ev, c.keys.unique(em.Current(), key, suffix), suffix)
+	return em.Emit(ev, key, suffix)
 }
 
 // meta emits a meta event.
@@ -95,7 +95,7 @@ func (c *conv) call(em *agt.Emitter, id, name string, input agt.Raw) *callState 
 	if input == nil {
 		input = emptyObject
 	}
-	tid := c.ids.unique(em.Current(), id, "")
+	tid := c.ids.unique(em.Current(), id)
 	t := &agt.Tool{ID: tid, Name: name, NativeName: name, Input: input, NativeInput: input}
 	st := &callState{id: tid}
 	st.event = c.emit(em, agt.Event{Kind: agt.KindToolCall, Model: c.model, Tool: t}, tid, "call")
@@ -113,8 +113,12 @@ func (c *conv) result(em *agt.Emitter, id string, r agt.Result) {
 // resultOf emits the result of call st, or of native id when no call is
 // known.
 func (c *conv) resultOf(em *agt.Emitter, st *callState, id string, r agt.Result) {
+	key := ""
 	if st != nil {
 		r.ID, r.Call = st.id, st.event
+		if !st.done {
+			key = st.id // a call's second result is keyed by its line
+		}
 		if e := st.end; e != nil && !st.done {
 			if r.ExitCode == nil {
 				r.ExitCode = e.res.ExitCode
@@ -123,12 +127,13 @@ func (c *conv) resultOf(em *agt.Emitter, st *callState, id string, r agt.Result)
 		}
 		st.done = true
 	} else {
-		r.ID = c.ids.unique(em.Current(), id, "")
+		r.ID = c.ids.unique(em.Current(), id)
+		key = r.ID
 	}
 	if r.ExitCode != nil && *r.ExitCode != 0 {
 		r.IsError = true
 	}
-	c.emit(em, agt.Event{Kind: agt.KindToolResult, Result: &r}, r.ID, "result")
+	c.emit(em, agt.Event{Kind: agt.KindToolResult, Result: &r}, key, "result")
 }
 
 // end handles an event that closes call id: a meta event when the call has
