@@ -103,13 +103,14 @@ type legacyRun struct {
 	users     []string          // user texts of the timeline
 	assistant map[string]bool   // assistant texts of the timeline
 	output    map[string]agt.Raw
+	keys      map[string]bool // timeline ids used as keys
 }
 
 func (legacy) Apply(em *agt.Emitter, v any) {
 	d := v.(*legacyDoc)
 	src := em.Src()
 	run := &legacyRun{em: em, path: src.Path, line: src.Line, calls: map[string]string{}, shown: map[string]bool{},
-		assistant: map[string]bool{}, output: map[string]agt.Raw{}}
+		assistant: map[string]bool{}, output: map[string]agt.Raw{}, keys: map[string]bool{}}
 	sid := d.sessionID
 	if sid == "" {
 		sid = fallbackSession(src.Path)
@@ -243,7 +244,11 @@ func (run *legacyRun) timelineEntry(r record) {
 		return
 	}
 	t, em := r.tl, run.em
-	key := t.ID
+	key := t.ID // "" (the pointer) when missing or repeated
+	if run.keys[key] {
+		key = ""
+	}
+	run.keys[key] = true
 	ts := stamp(t.Timestamp)
 	if kind, ok := timelineKinds[t.Type]; ok {
 		if tx := text(t.Text); tx != nil {

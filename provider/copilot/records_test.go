@@ -248,3 +248,26 @@ func TestModel(t *testing.T) {
 		t.Errorf("models %q, want %q", got, want)
 	}
 }
+
+// TestLegacyOneLine: a legacy document on one line is read as a line, with
+// the same events as the pretty-printed document, each with its pointer.
+func TestLegacyOneLine(t *testing.T) {
+	full, err := os.ReadFile(testdata(t, "vibetracker__copilot-legacy-2025-10b.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := agt.Compact(full)
+	if bytes.ContainsRune(line, '\n') {
+		t.Fatal("not compacted")
+	}
+	pretty, _, _ := parse(t, write(t, "doc.json", string(full)))
+	one, _, st := parse(t, write(t, "doc.json", string(line)))
+	if len(one) != len(pretty) || st.Errors != 0 || st.Unknown != 0 {
+		t.Fatalf("%d events (pretty %d), errors %d unknown %d", len(one), len(pretty), st.Errors, st.Unknown)
+	}
+	for i := range one {
+		if one[i].Format != "copilot-legacy" || one[i].Src.Line != 1 || one[i].Src.Ptr != pretty[i].Src.Ptr || one[i].ID != pretty[i].ID {
+			t.Fatalf("event %d: %+v vs %+v", i, one[i].Src, pretty[i].Src)
+		}
+	}
+}
