@@ -11,19 +11,27 @@
 //     {sessionId, startTime, chatMessages, timeline} (see legacy.go).
 //
 // Events. The session is session.start's sessionId, else the result line's
-// or a hook's input.sessionId; records seen before it is known are held
-// and emitted into it once it is (the live stream names it on its last
-// line), so that results can link to their calls. user.message is a user
-// event (a message with no user text but transformedContent, injected by
-// the runtime, is a system event); system.message, system.notification and
-// session.error are system events; assistant.message gives a reasoning
-// event (reasoningText), an assistant event (content) and one tool_call
-// per toolRequests entry; assistant.reasoning is a reasoning event;
-// session.task_complete and session.compaction_complete summaries are
-// summary events; command.queued/execute are slash commands; every other
-// known type is a meta event (types with large or repeated payloads —
-// deltas, skills_loaded, hook inputs — keep no data). agentId, or the
-// deprecated parentToolCallId, puts an event on stream subagent:<id>.
+// or a hook's input.sessionId; records seen before it is known (data errors
+// included) are held and emitted in order into it once it is (the live
+// stream names it on its last line), so that results can link to their
+// calls; past 4096 held records, or at the end without an id, they go to
+// a session named after the file (the folder for .../<id>/events.jsonl).
+// Records are keyed by their native id (the line when it is missing or
+// repeated). user.message is a user event (a message with no user text but
+// a transformedContent, injected by the runtime, is a system event);
+// system.message, system.notification and session.error are system
+// events; assistant.message gives a reasoning event (reasoningText), an
+// assistant event (content) and one tool_call per toolRequests entry;
+// assistant.reasoning is a reasoning event; the summaries of
+// session.task_complete and session.compaction_complete are summary
+// events; command.queued/execute are slash commands; skill.invoked is a
+// meta event with the skill's name as subtype (the `skill` tool call stays
+// a tool call); every other known type is a meta event (types with large
+// or repeated payloads — deltas, skills_loaded, hook inputs — keep no
+// data). Events without a model of their own take the session's current
+// one (selectedModel, session.model_change, session.auto_mode_resolved, the
+// last assistant.message model). agentId, or the deprecated
+// parentToolCallId, puts an event on stream subagent:<id>.
 //
 // Tools. The tool request of an assistant message is the tool_call;
 // tool.execution_start for it is a meta event (a start with no request
@@ -44,8 +52,8 @@
 // as scope "run" usage per model, less what assistant.usage events of the
 // same run gave, so no token counts twice. Copilot's inputTokens is gross:
 // it includes cacheReadTokens and cacheWriteTokens (checked on the corpus:
-// a single-call run's inputTokens equals its context size, and cache reads
-// alone would exceed it if they were separate), so input = inputTokens −
+// a single-call run's inputTokens is about its context size, currentTokens,
+// which inputTokens + cacheReadTokens would double), so input = inputTokens −
 // cacheReadTokens − cacheWriteTokens (kept as is when smaller than its
 // cache parts). reasoningTokens are part of outputTokens (OpenAI's
 // completion_tokens convention; 15 reasoning of 30 output in the corpus),
