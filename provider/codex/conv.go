@@ -6,8 +6,8 @@ import (
 	"github.com/agt-project/agt"
 )
 
-// conv is the state the on-disk parsers share: the stream and model in
-// effect, the tool calls seen, and the keys already used.
+// conv is the state the parsers share: the stream, model and token counter
+// in effect, and the tool calls seen.
 type conv struct {
 	legacy bool // response items carry the text (no event_msg stream)
 	live   bool // end events are the results (≤0.41 exec output has no outputs)
@@ -32,7 +32,6 @@ type callState struct {
 	event string // event id of the call
 	done  bool   // its result was emitted
 	end   *endInfo
-	query string // id-less web search: the query its end event will carry
 }
 
 // endInfo is what an end event (exec_command_end, patch_apply_end, …) tells
