@@ -45,9 +45,15 @@ func (d Diag) String() string {
 	return fmt.Sprintf("%s: %s", d.Src.Path, d.Text)
 }
 
-// maxPending bounds the events held back while no session id is known; past
-// it they go to the fallback session named after the file.
-const maxPending = 4096
+// maxPending bounds the events held back while no session id is known
+// (live output that names its session only on its last line is held whole);
+// past it they go to the fallback session named after the file.
+const maxPending = 1 << 20
+
+// refPrefix marks the provisional id Emit returns while an event waits for
+// its session; a Result.Call holding one is resolved when the result is
+// released or emitted.
+const refPrefix = "\x00ref\x00"
 
 type session struct {
 	native string
@@ -165,7 +171,7 @@ func (e *Emitter) Emit(ev Event, key, suffix string) string {
 		if len(e.pending) >= maxPending {
 			e.Session(e.fallback)
 		}
-		return ""
+		return refPrefix + key + "\x00" + suffix
 	}
 	return e.finish(s, ev, key, suffix)
 }
@@ -175,17 +181,22 @@ func (e *Emitter) Emit(ev Event, key, suffix string) string {
 func (e *Emitter) Count() int { return e.count }
 
 // EventID is the id that Emit gives the event of key and suffix in the
-// current session, for links to events not yet emitted.
+// current session, for links to events not yet emitted (provisional while
+// no session is known, like Emit's).
 func (e *Emitter) EventID(native, key, suffix string) string {
 	s := e.cur
 	if native != "" {
 		s = e.session(native)
 	}
 	if s == nil {
-		return ""
+		return refPrefix + key + "\x00" + suffix
 	}
 	return EventID(s.uuid, key, suffix)
 }
+
+// Fallback is the session named after the input, used when no record names
+// one.
+func (e *Emitter) Fallback() string { return e.fallback }
 
 func (e *Emitter) finish(s *session, ev Event, key, suffix string) string {
 	ev.Schema = Schema
@@ -194,6 +205,10 @@ func (e *Emitter) finish(s *session, ev Event, key, suffix string) string {
 	ev.Session = s.id
 	ev.NativeSession = s.native
 	ev.ID = EventID(s.uuid, key, suffix)
+	if ev.Result != nil && strings.HasPrefix(ev.Result.Call, refPrefix) {
+		k, suf, _ := strings.Cut(ev.Result.Call[len(refPrefix):], "\x00")
+		ev.Result.Call = EventID(s.uuid, k, suf)
+	}
 	ev.Seq = s.seq
 	s.seq++
 	ev.Parent = s.last[ev.Stream]
