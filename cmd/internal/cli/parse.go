@@ -2,12 +2,10 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
-	"github.com/agt-project/agt/stage"
 	"github.com/urfave/cli/v2"
 )
 
@@ -63,15 +61,7 @@ be read or a data error under --strict, 2 usage error, 130 interrupted.`)
 		if err != nil {
 			return err
 		}
-		inputs, errs := stage.Expand(c.Args().Slice(), io.In)
-		failed := false
-		for _, e := range errs {
-			var r *stage.Refused
-			if !errors.As(e, &r) || cfg.Strict {
-				failed = true
-			}
-			fmt.Fprintf(io.Err, "agt-parse: %v\n", e)
-		}
+		inputs, failed := expand(c, io, cfg)
 		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
 		if errors.Is(err, provider.ErrData) {
 			return Failed(err)

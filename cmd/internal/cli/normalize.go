@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"errors"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/provider/price"
+	"github.com/urfave/cli/v2"
+)
+
+// normalizeFlags are the flags of the normalize stage, shared by the filters
+// that run it.
+func normalizeFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "to", Usage: "render tool calls with this provider's native names and parameter layout (claude, codex, gemini, copilot, pi, opencode)"},
+		&cli.StringFlag{Name: "prices", Usage: "price table `FILE` (LiteLLM's JSON format, or agt's) instead of the embedded one", TakesFile: true},
+	}
+}
+
+// normalizer builds the normalize transform from the flags.
+func normalizer(c *cli.Context, _ IO) (func(*agt.Event) string, error) {
+	n := &provider.Normalizer{To: c.String("to"), Prices: price.Default()}
+	if n.To != "" && provider.Lookup(n.To) == nil {
+		return nil, Usagef("--to %q: want one of claude, codex, gemini, copilot, pi, opencode", n.To)
+	}
+	if f := c.String("prices"); f != "" {
+		t, err := price.Load(f)
+		if err != nil {
+			return nil, err
+		}
+		n.Prices = t
+	}
+	return n.Event, nil
+}
+
+// Normalize is agt-normalize: events (or logs) in, canonical events out.
+func Normalize(io IO) *cli.App {
+	app := newApp(io, "agt-normalize", "give agt.event/1 events one tool vocabulary, usage meaning and cost",
+		`Reads agt.event/1 events (from agt-parse) or provider logs (it parses them
+itself) and writes the same events with canonical tool calls (name, kind,
+origin, mcp, input: Read Write Edit Bash Grep Glob LS WebFetch WebSearch Task
+TodoWrite Skill …, mcp__<server>__<tool>), and cost_usd and context_window on
+usage events from an embedded price table. native_name and native_input are
+never changed; normalizing twice changes nothing; every event in is one out.
+
+Examples:
+   agt-parse rollout.jsonl | agt-normalize | jq 'select(.kind=="tool_call") | .tool.name'
+   agt-normalize session.jsonl | jq -s 'map(.usage.cost_usd // 0) | add'
+   agt-normalize --to codex claude-session.jsonl     # Claude tool calls in Codex's layout
+   agt-normalize --prices my-prices.json logs/
+
+Exit status: 0 done, 1 an input could not be read or a data error under
+--strict, 2 usage error, 130 interrupted.`)
+	app.ArgsUsage = "[PATH...]"
+	app.Flags = append(inputFlags(), normalizeFlags()...)
+	app.Action = func(c *cli.Context) error {
+		cfg, err := parseConfig(c)
+		if err != nil {
+			return err
+		}
+		if cfg.Transform, err = normalizer(c, io); err != nil {
+			return err
+		}
+		inputs, failed := expand(c, io, cfg)
+		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
+		if errors.Is(err, provider.ErrData) {
+			return Failed(err)
+		}
+		if err != nil {
+			return err
+		}
+		if failed || st.Unreadable > 0 {
+			return Failed(errors.New("some inputs could not be read"))
+		}
+		return nil
+	}
+	return app
+}

@@ -1,0 +1,47 @@
+package provider
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/canon"
+	"github.com/agt-project/agt/provider/price"
+)
+
+// Normalizer is the domain layer of agt-normalize: canonical tool names,
+// kinds and inputs, and cost and context window from a price table.
+// Normalizing an event twice changes nothing.
+type Normalizer struct {
+	To     string       // render tool calls in this provider's layout ("" = canonical)
+	Prices *price.Table // nil: no costs
+}
+
+// Event normalizes ev in place; it returns a warning for a usage event whose
+// model has no price.
+func (n *Normalizer) Event(ev *agt.Event) string {
+	switch {
+	case ev.Kind == agt.KindToolCall && ev.Tool != nil:
+		ev.Orig = nil
+		canon.Normalize(ev.Provider, ev.Tool)
+		if n.To != "" {
+			ev.Tool.Name, ev.Tool.Input = canon.Render(n.To, ev.Provider, ev.Tool)
+		}
+	case ev.Kind == agt.KindUsage && ev.Usage != nil && n.Prices != nil:
+		if ev.Model == "" {
+			return ""
+		}
+		ev.Orig = nil
+		cost, window, ok := n.Prices.Cost(ev.Model, ev.Usage)
+		if !ok {
+			ev.Usage.CostUSD = nil
+			return fmt.Sprintf("agt: no price for model %q: its usage has no cost_usd", ev.Model)
+		}
+		cost = math.Round(cost*1e10) / 1e10 // no float noise past a ten-billionth of a dollar
+		ev.Usage.CostUSD = &cost
+		if ev.Usage.ContextWindow == 0 {
+			ev.Usage.ContextWindow = window
+		}
+	}
+	return ""
+}

@@ -1,0 +1,68 @@
+package transcript
+
+import "github.com/agt-project/agt"
+
+// Flush receives each finished session: its transcript, its events when
+// they were kept (for stream logs), and the key of the input unit it came
+// from.
+type Flush func(unit string, t *Transcript, events []agt.Event) error
+
+// Consolidator turns an ordered event stream into transcripts. A session is
+// finished when the input unit its events come from ends: the unit of an
+// event is UnitKey(src.path), so that the same events give the same
+// transcripts whether they arrive from a pipe or from an in-process parse.
+type Consolidator struct {
+	unitKey  func(path string) string
+	keep     bool
+	flush    Flush
+	sessions map[string]*builder
+	order    []*builder
+	unit     string
+	started  bool
+	count    int
+}
+
+// NewConsolidator returns a consolidator; keep keeps every session's events
+// for its stream log.
+func NewConsolidator(unitKey func(string) string, keep bool, flush Flush) *Consolidator {
+	return &Consolidator{unitKey: unitKey, keep: keep, flush: flush, sessions: map[string]*builder{}}
+}
+
+// Add consolidates events in order.
+func (c *Consolidator) Add(evs []agt.Event) error {
+	for i := range evs {
+		ev := &evs[i]
+		if u := c.unitKey(ev.Src.Path); !c.started || u != c.unit {
+			if err := c.finish(); err != nil {
+				return err
+			}
+			c.unit, c.started = u, true
+		}
+		b := c.sessions[ev.Session]
+		if b == nil {
+			b = newBuilder(ev, c.keep)
+			c.sessions[ev.Session] = b
+			c.order = append(c.order, b)
+		}
+		b.add(ev)
+	}
+	return nil
+}
+
+// Close finishes the sessions still open.
+func (c *Consolidator) Close() error { return c.finish() }
+
+// Sessions is the number of transcripts flushed so far.
+func (c *Consolidator) Sessions() int { return c.count }
+
+func (c *Consolidator) finish() error {
+	order := c.order
+	c.order, c.sessions = nil, map[string]*builder{}
+	for _, b := range order {
+		c.count++
+		if err := c.flush(c.unit, b.transcript(), b.events); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+// Package transcript consolidates agt.event/1 events into agt.transcript/1
+// lines, one per session: messages in order, each assistant message with its
+// tool calls paired to their results, usage per message and per session,
+// subagent streams apart. It also writes the stream logs (every event, or one
+// readable line per message and tool call) and the output folder of
+// agt-transcript -o.
+package transcript
+
+import "github.com/agt-project/agt"
+
+// Schema is the value of every transcript's schema field.
+const Schema = "agt.transcript/1"
+
+// Roles of messages.
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleSystem    = "system"
+)
+
+// ScopeSession is the usage scope of a transcript's and a subagent's totals.
+const ScopeSession = "session"
+
+// Tool call statuses.
+const (
+	StatusOK      = "ok"
+	StatusError   = "error"
+	StatusUnknown = "unknown" // no result in the log
+)
+
+// Transcript is one agt.transcript/1 line. Field order is the wire order.
+type Transcript struct {
+	Schema        string     `json:"schema"`
+	Session       string     `json:"session"`
+	NativeSession string     `json:"native_session"`
+	Provider      string     `json:"provider"`
+	Format        string     `json:"format"`
+	Model         string     `json:"model,omitempty"`
+	Models        []string   `json:"models"`
+	Cwd           string     `json:"cwd,omitempty"`
+	GitBranch     string     `json:"git_branch,omitempty"`
+	Version       string     `json:"version,omitempty"`
+	Title         string     `json:"title,omitempty"`
+	StartedAt     string     `json:"started_at,omitempty"`
+	EndedAt       string     `json:"ended_at,omitempty"`
+	DurationMS    *int64     `json:"duration_ms,omitempty"`
+	Messages      []Message  `json:"messages"`
+	Usage         agt.Usage  `json:"usage"`
+	CostUSD       *float64   `json:"cost_usd,omitempty"`
+	ContextWindow int64      `json:"context_window,omitempty"`
+	Subagents     []Subagent `json:"subagents"`
+	Counts        Counts     `json:"counts"`
+}
+
+// Message is one message of a conversation.
+type Message struct {
+	Index     int        `json:"index"`
+	Role      string     `json:"role"`
+	TS        string     `json:"ts,omitempty"`
+	Text      agt.Raw    `json:"text,omitempty"`
+	Reasoning agt.Raw    `json:"reasoning,omitempty"`
+	Model     string     `json:"model,omitempty"`
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	Usage     *agt.Usage `json:"usage,omitempty"`
+}
+
+// ToolCall is a tool call with its result.
+type ToolCall struct {
+	ID         string  `json:"id"`
+	Name       string  `json:"name"`
+	NativeName string  `json:"native_name"`
+	Kind       string  `json:"kind,omitempty"`
+	Input      agt.Raw `json:"input,omitempty"`
+	Output     agt.Raw `json:"output,omitempty"`
+	Status     string  `json:"status"`
+	IsError    bool    `json:"is_error"`
+	ExitCode   *int    `json:"exit_code,omitempty"`
+	StartedAt  string  `json:"started_at,omitempty"`
+	EndedAt    string  `json:"ended_at,omitempty"`
+	DurationMS *int64  `json:"duration_ms,omitempty"`
+}
+
+// Subagent is a subagent's or sidechain's own conversation within a session.
+type Subagent struct {
+	Stream    string    `json:"stream"`
+	Model     string    `json:"model,omitempty"`
+	StartedAt string    `json:"started_at,omitempty"`
+	EndedAt   string    `json:"ended_at,omitempty"`
+	Messages  []Message `json:"messages"`
+	Usage     agt.Usage `json:"usage"`
+	CostUSD   *float64  `json:"cost_usd,omitempty"`
+	Counts    Counts    `json:"counts"`
+}
+
+// Counts sums up a conversation.
+type Counts struct {
+	Messages        int `json:"messages"`
+	ToolCalls       int `json:"tool_calls"`
+	ToolErrors      int `json:"tool_errors"`
+	UnpairedCalls   int `json:"unpaired_calls"`
+	UnpairedResults int `json:"unpaired_results"`
+	Errors          int `json:"errors"`
+	Unknown         int `json:"unknown"`
+}
+
+func (c *Counts) add(d Counts) {
+	c.Messages += d.Messages
+	c.ToolCalls += d.ToolCalls
+	c.ToolErrors += d.ToolErrors
+	c.UnpairedCalls += d.UnpairedCalls
+	c.UnpairedResults += d.UnpairedResults
+	c.Errors += d.Errors
+	c.Unknown += d.Unknown
+}
