@@ -1,20 +1,217 @@
 // Package canon maps provider-native tool calls to agt's canonical tools
-// (DESIGN.md §3) and back.
+// (DESIGN.md §3) and back: the provider facades of agt-normalize --to.
+//
+// The table. Every provider-native tool name is a Row (one file per
+// provider: claude.go, codex.go, gemini.go, copilot.go, pi.go, opencode.go,
+// and acp.go for the ACP tool kinds an ACP agent leaves when it names no
+// tool). A row names the canonical tool, its kind, the renames of its
+// input members, an optional converter for what renames cannot say
+// (convert.go: shell commands, argv arrays, apply_patch text, skills, …)
+// and, for the reverse direction, whether it is the provider's row for the
+// canonical name. Table() lists the rows.
+//
+// Canonical names are Claude Code's (Read Write Edit Bash Grep Glob LS
+// WebFetch WebSearch Task TodoWrite Skill NotebookEdit AskUserQuestion
+// ExitPlanMode); a native tool with no canonical counterpart keeps its own
+// name in its row (write_stdin, report_intent, …) with a kind. Canonical
+// input members are file_path, content, old_string/new_string, command,
+// pattern, path, url, query, skill, plus cwd (a shell's working directory),
+// edits [{old_string, new_string}], todos [{content, status}], patch (the
+// text of an apply_patch) and files [{path, op, move_to}] (every file of a
+// patch or of a multi-file read; op add, update, delete or read). Members
+// with no canonical name keep their native name and order; members a
+// conversion adds come after them.
+//
+// Kinds: read write execute search fetch plan ask think other (kinds.go).
+// Origins: builtin (a row of the table), mcp (an MCP server's tool; mcp is
+// set), skill (the call loads a skill; input.skill is set), custom (a name
+// outside the table: extension, plugin or unknown tools, which pass
+// through with kind other and the native input).
+//
+// Shell calls are reclassified (shell.go): a command that only reads
+// files is a Read (file_path, files when several), one that only lists is
+// an LS or a Glob, one that only searches a Grep (pattern, path); the
+// command stays in the input. Anything that may write stays Bash.
+//
+// MCP tools (mcp.go) in every provider's convention become
+// mcp__<server>__<tool> with mcp {server, tool}; a tool that a provider
+// offers as its own although an MCP server serves it (Copilot's
+// web_search) takes the built-in's canonical name and keeps mcp and
+// origin mcp. Skills set input.skill whatever the provider: Claude's Skill
+// (plugin:skill split into skill and plugin), Copilot's skill and "Using
+// skill: X", Gemini's activate_skill, OpenCode's skill, an MCP server of
+// skills (Codex mcp:<server>/<skill>, a server named *skill*), and any Read
+// (native or reclassified) of …/skills/…/<name>/SKILL.md.
+//
+// The reverse direction. Render(to, from, t) gives the name and input of
+// a canonical call in provider to's layout: the row of to for the
+// canonical name (a conditional row first, e.g. Claude MultiEdit when the
+// input has edits), renames undone, members Normalize derived dropped,
+// converters run backwards (a command becomes [bash, -lc, command] for
+// Codex shell; an Edit or Write becomes an apply_patch text for Codex). A
+// reclassified shell call renders as to's shell tool. A canonical tool
+// with no row in to keeps its canonical name and input. Renaming is
+// lossless, but some native layouts have no single canonical image (Codex
+// has four shell tools, Copilot's 2025 str_replace_editor, Claude's Agent
+// alias of Task, ACP kinds standing for tool names, Gemini's ACP
+// descriptions, argv arrays that are not [bash, -lc, SCRIPT]): when the
+// call came from provider to (from == to) and its canonical name and input
+// are still what Normalize gives for its native name and input, Render
+// returns the native name and input, so that native → canonical → same
+// provider always gives back the native call.
 package canon
 
-import "github.com/agt-project/agt"
+import (
+	"bytes"
+	"strings"
+
+	"github.com/agt-project/agt"
+)
 
 // Normalize sets t's canonical name, kind, origin, MCP and input from its
-// native name and input. Names it does not know pass through unchanged
-// with kind "other".
+// native name and input (and an MCP server the parser found, in t.MCP).
+// NativeName and NativeInput are not changed; normalizing twice changes
+// nothing. Names not in the table pass through with kind other, origin
+// custom and the native input.
 func Normalize(provider string, t *agt.Tool) {
-	t.Name = t.NativeName
-	t.Kind = "other"
-	t.Input = t.NativeInput
+	n := normalize(provider, t.NativeName, t.NativeInput, t.MCP)
+	t.Name, t.Kind, t.Origin, t.MCP, t.Input = n.name, n.kind, n.origin, n.mcp, n.input
 }
 
-// Render returns the name and input of the normalized tool t in the layout
-// of provider to; from is the provider the call came from.
+// norm is a normalized call.
+type norm struct {
+	name, kind, origin string
+	mcp                *agt.MCP
+	input              agt.Raw
+}
+
+func normalize(provider, name string, native agt.Raw, preset *agt.MCP) norm {
+	in, _ := parseObject(native)
+	if r, arg := lookup(provider, name, in); r != nil {
+		return fromRow(provider, r, arg, native, in, preset)
+	}
+	var server, tool string
+	ok := false
+	if preset != nil && preset.Server != "" && preset.Tool != "" {
+		server, tool, ok = preset.Server, preset.Tool, true
+	} else {
+		server, tool, ok = parseMCP(provider, name)
+	}
+	if ok {
+		n := norm{name: mcpName(server, tool), kind: KindOther, origin: OriginMCP, mcp: &agt.MCP{Server: server, Tool: tool}, input: native}
+		if skillServer(server) && in != nil && !in.has("skill") {
+			in.setStr("skill", tool)
+			n.input, n.origin = in.raw(), OriginSkill
+		}
+		return n
+	}
+	return norm{name: name, kind: KindOther, origin: OriginCustom, input: native}
+}
+
+func fromRow(provider string, r *row, arg string, native agt.Raw, in *object, preset *agt.MCP) norm {
+	c := &nctx{provider: provider, row: r, arg: arg, name: r.Name, kind: r.Kind}
+	if c.kind == "" {
+		c.kind = kinds[r.Name]
+	}
+	n := norm{input: native, origin: r.Origin}
+	if in == nil && native.IsNull() && r.prefix != "" {
+		in = &object{} // "Using skill: X" needs no input
+	}
+	if in != nil {
+		c.in = in
+		applyRenames(c.in, r.fields, false)
+		acpDescription(c)
+		if r.conv != nil {
+			r.conv.in(c)
+		}
+		if c.name == "Read" {
+			readSkill(c)
+		}
+		n.input = c.in.raw()
+	}
+	n.name, n.kind = c.name, c.kind
+	if n.origin == "" {
+		n.origin = OriginBuiltin
+	}
+	if s, t, ok := strings.Cut(r.MCP, "/"); ok {
+		n.mcp = &agt.MCP{Server: s, Tool: t}
+	} else if preset != nil {
+		n.mcp = &agt.MCP{Server: preset.Server, Tool: preset.Tool}
+	}
+	if n.mcp != nil {
+		n.origin = OriginMCP
+	}
+	if c.skill {
+		n.origin = OriginSkill
+	}
+	return n
+}
+
+// Render returns the name and input of the normalized call t in the
+// layout of provider to (claude codex gemini copilot pi opencode). from is
+// the provider the call came from ("" when unknown): when it is to and t
+// is as Normalize made it, the native name and input are returned.
 func Render(to, from string, t *agt.Tool) (name string, input agt.Raw) {
-	return t.Name, t.Input
+	if from == to && t.NativeName != "" && unchanged(from, t) {
+		return t.NativeName, t.NativeInput
+	}
+	return render(to, t)
+}
+
+// unchanged reports whether t's canonical name and input are what
+// Normalize gives for its native ones.
+func unchanged(provider string, t *agt.Tool) bool {
+	n := normalize(provider, t.NativeName, t.NativeInput, t.MCP)
+	return n.name == t.Name && bytes.Equal(n.input, t.Input)
+}
+
+func render(to string, t *agt.Tool) (string, agt.Raw) {
+	in, isObj := parseObject(t.Input)
+	if t.MCP != nil && strings.HasPrefix(t.Name, "mcp__") {
+		out := t.Input
+		if isObj && skillServer(t.MCP.Server) && in.str("skill") == t.MCP.Tool {
+			in.del("skill")
+			out = in.raw()
+		}
+		return mcpOut(to, t.MCP.Server, t.MCP.Tool), out
+	}
+	if !isObj {
+		if r := outRow(to, t.Name, nil); r != nil {
+			return r.Native, t.Input
+		}
+		return t.Name, t.Input
+	}
+	name := t.Name
+	if shellClass[name] {
+		if cmd := in.str("command"); cmd != "" && classify(cmd).name == name {
+			name = "Bash" // a reclassified shell call
+		}
+	}
+	r := outRow(to, name, in)
+	if r == nil {
+		return t.Name, t.Input
+	}
+	c := &rctx{to: to, row: r, name: name, src: in, out: in.clone()}
+	if r.conv != nil {
+		r.conv.out(c)
+	}
+	for _, k := range derived {
+		if r.conv == nil || !contains(r.conv.keep, k) {
+			c.out.del(k)
+		}
+	}
+	applyRenames(c.out, r.fields, true)
+	return r.Native, c.out.raw()
+}
+
+// shellClass are the names shell reclassification gives.
+var shellClass = map[string]bool{"Read": true, "LS": true, "Glob": true, "Grep": true}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

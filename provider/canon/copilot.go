@@ -1,0 +1,44 @@
+package canon
+
+// copilotRows: GitHub Copilot CLI (events.jsonl, -p --output-format json,
+// the 2025 history-session-state documents, ACP). The 2025 CLI edited
+// through one str_replace_editor tool whose command member names the
+// operation; 1.0 has view/create/edit. Over ACP Copilot names no tool: the
+// ACP kind stands for it (acp rows) and the input is Copilot's own. MCP
+// tools carry mcpServerName/mcpToolName (the parser sets Tool.MCP) or, in
+// 2025 logs, are named <server>-<tool> (see mcp.go); web_search is served
+// by github-mcp-server but offered as Copilot's own web search.
+var copilotRows = []Row{
+	{Provider: "copilot", Native: "bash", Name: "Bash", Conv: "shell"},
+	{Provider: "copilot", Native: "shell", Name: "Bash", Conv: "shell", Out: "-"},
+	{Provider: "copilot", Native: "powershell", Name: "Bash", Conv: "shell", Out: "-"},
+	{Provider: "copilot", Native: "read_bash", Name: "read_bash", Kind: KindExecute},
+	{Provider: "copilot", Native: "write_bash", Name: "write_bash", Kind: KindExecute},
+	{Provider: "copilot", Native: "stop_bash", Name: "stop_bash", Kind: KindExecute},
+	{Provider: "copilot", Native: "list_bash", Name: "list_bash", Kind: KindExecute},
+	{Provider: "copilot", Native: "view", Name: "Read", Fields: "path=file_path"},
+	{Provider: "copilot", Native: "Read File", Name: "Read", Fields: "path=file_path", Out: "-"},
+	{Provider: "copilot", Native: "create", Name: "Write", Fields: "path=file_path file_text=content"},
+	{Provider: "copilot", Native: "edit", If: "file_text !old_str", Name: "Write", Fields: "path=file_path file_text=content", Out: "-"},
+	{Provider: "copilot", Native: "edit", Name: "Edit", Fields: "path=file_path old_str=old_string new_str=new_string"},
+	{Provider: "copilot", Native: "str_replace_editor", If: "command=view", Name: "Read", Fields: "path=file_path", Out: "-"},
+	{Provider: "copilot", Native: "str_replace_editor", If: "command=create", Name: "Write", Fields: "path=file_path file_text=content", Out: "-"},
+	{Provider: "copilot", Native: "str_replace_editor", If: "command=str_replace", Name: "Edit", Fields: "path=file_path old_str=old_string new_str=new_string", Out: "-"},
+	{Provider: "copilot", Native: "str_replace_editor", If: "command=insert", Name: "Edit", Fields: "path=file_path new_str=new_string", Out: "-"},
+	{Provider: "copilot", Native: "str_replace_editor", If: "command=undo_edit", Name: "Edit", Fields: "path=file_path", Out: "-"},
+	{Provider: "copilot", Native: "apply_patch", If: "raw", Name: "Edit", Fields: "raw=patch", Conv: "patch", Out: "patch"},
+	{Provider: "copilot", Native: "apply_patch", If: "raw", Name: "Write", Fields: "raw=patch", Conv: "patch", Out: "patch"},
+	{Provider: "copilot", Native: "apply_patch", If: "input", Name: "Edit", Fields: "input=patch", Conv: "patch", Out: "-"},
+	{Provider: "copilot", Native: "glob", Name: "Glob"},
+	{Provider: "copilot", Native: "grep", Name: "Grep"},
+	{Provider: "copilot", Native: "web_fetch", Name: "WebFetch"},
+	{Provider: "copilot", Native: "web_search", Name: "WebSearch"},
+	{Provider: "copilot", Native: "github-mcp-server-web_search", Name: "WebSearch", MCP: "github-mcp-server/web_search", Out: "-"},
+	{Provider: "copilot", Native: "update_todo", Name: "TodoWrite"},
+	{Provider: "copilot", Native: "task", Name: "Task", Fields: "agent_type=subagent_type"},
+	{Provider: "copilot", Native: "skill", Name: "Skill", Conv: "skill"},
+	{Provider: "copilot", Native: "Using skill: *", Name: "Skill", Conv: "skill", Out: "-"},
+	{Provider: "copilot", Native: "ask_user", Name: "AskUserQuestion"},
+	{Provider: "copilot", Native: "report_intent", Name: "report_intent", Kind: KindThink},
+	{Provider: "copilot", Native: "task_complete", Name: "task_complete", Kind: KindOther},
+}

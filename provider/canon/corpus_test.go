@@ -1,0 +1,134 @@
+package canon_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/provider/canon"
+	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
+)
+
+func loadCorpus(t *testing.T) []agt.Event {
+	t.Helper()
+	dir := providertest.CorpusDir(t)
+	var calls []agt.Event
+	for _, sub := range []string{"claude", "codex", "gemini", "copilot", "pi", "opencode", "live"} {
+		ins, errs := stage.Expand([]string{filepath.Join(dir, sub)}, nil, provider.Claim)
+		for _, err := range errs {
+			t.Logf("%s: %v", sub, err)
+		}
+		var out, diag bytes.Buffer
+		if _, err := provider.Parse(context.Background(), provider.Config{}, ins, &out, &diag); err != nil {
+			t.Fatalf("parse %s: %v", sub, err)
+		}
+		for _, ev := range providertest.Events(t, out.Bytes()) {
+			if ev.Kind == agt.KindToolCall && ev.Tool != nil {
+				calls = append(calls, ev)
+			}
+		}
+	}
+	if len(calls) == 0 {
+		t.Fatal("no tool calls in the corpus")
+	}
+	return calls
+}
+
+// jsonEqual compares two JSON values, member order aside.
+func jsonEqual(a, b []byte) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b) || string(a) == "null" || string(b) == "null"
+	}
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return bytes.Equal(a, b)
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+func short(b []byte) string {
+	if len(b) > 300 {
+		return string(b[:300]) + "…"
+	}
+	return string(b)
+}
+
+// TestCorpusRoundTrip normalizes every tool call of the corpus and renders
+// it back to its own provider.
+func TestCorpusRoundTrip(t *testing.T) {
+	calls := loadCorpus(t)
+	type key struct{ provider, native, name string }
+	counts := map[key]int{}
+	pass, pure, total := 0, 0, 0
+	var lossy []string
+	for _, ev := range calls {
+		tool := *ev.Tool
+		native := tool.NativeName
+		nativeIn := append(agt.Raw(nil), tool.NativeInput...)
+		canon.Normalize(ev.Provider, &tool)
+		total++
+		counts[key{ev.Provider, native, tool.Name}]++
+		if tool.Origin == canon.OriginCustom {
+			pass++
+		}
+		where := fmt.Sprintf("%s:%d %s %s", filepath.Base(ev.Src.Path), ev.Src.Line, ev.Provider, native)
+		if tool.NativeName != native || !bytes.Equal(tool.NativeInput, nativeIn) {
+			t.Fatalf("%s: native name or input changed", where)
+		}
+		if tool.Kind == "" || tool.Origin == "" || tool.Name == "" {
+			t.Errorf("%s: empty name, kind or origin: %+v", where, tool)
+		}
+		if len(tool.Input) > 0 && !json.Valid(tool.Input) || bytes.ContainsAny(tool.Input, "\n") {
+			t.Errorf("%s: input not compact JSON: %s", where, short(tool.Input))
+		}
+		twice := tool
+		canon.Normalize(ev.Provider, &twice)
+		if !reflect.DeepEqual(twice, tool) {
+			t.Errorf("%s: normalizing twice changed the call:\n%+v\n%+v", where, tool, twice)
+		}
+		name, in := canon.Render(ev.Provider, ev.Provider, &tool)
+		if name != native || !bytes.Equal(in, nativeIn) {
+			t.Errorf("%s: round trip gave %s %s, want %s", where, name, short(in), short(nativeIn))
+		}
+		name, in = canon.Render(ev.Provider, "", &tool)
+		if name == native && jsonEqual(in, nativeIn) {
+			pure++
+		} else {
+			lossy = append(lossy, fmt.Sprintf("%s → %s: %s %s", where, tool.Name, name, short(in)))
+		}
+	}
+	keys := make([]key, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.provider != b.provider {
+			return a.provider < b.provider
+		}
+		if a.native != b.native {
+			return a.native < b.native
+		}
+		return a.name < b.name
+	})
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%d\n", k.provider, k.native, k.name, counts[k])
+	}
+	t.Logf("native → canonical over %d calls:\n%s", total, b.String())
+	t.Logf("passed through unchanged: %d of %d (%.1f%%); rendered back from the canonical form alone: %d (%.1f%%)",
+		pass, total, 100*float64(pass)/float64(total), pure, 100*float64(pure)/float64(total))
+	if os.Getenv("CANON_LOSSY") != "" {
+		t.Logf("rendered back only through the native input:\n%s", strings.Join(lossy, "\n"))
+	}
+}

@@ -1,0 +1,34 @@
+package canon_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/agt-project/agt"
+)
+
+// obj builds a JSON object from key, value pairs.
+func obj(kv ...any) agt.Raw {
+	m := map[string]any{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i].(string)] = kv[i+1]
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// members decodes a JSON object.
+func members(t *testing.T, r agt.Raw) map[string]any {
+	t.Helper()
+	m := map[string]any{}
+	if len(r) == 0 {
+		return m
+	}
+	if err := json.Unmarshal(r, &m); err != nil {
+		t.Fatalf("not a JSON object: %s", r)
+	}
+	return m
+}

@@ -1,0 +1,150 @@
+package canon
+
+import (
+	"path"
+	"strings"
+)
+
+// mcpStyle is one provider's way of naming an MCP server's tool.
+type mcpStyle struct {
+	Provider string   // "" = every provider
+	Pattern  string   // {s} is the server, {t} the tool
+	Servers  []string // when set, only these servers: the separator also occurs in server names
+	Out      bool     // the provider's spelling when rendering
+}
+
+// mcpStyles are the MCP naming conventions, tried in order after the
+// provider's table rows. Copilot 1.0 and Codex end events name the server
+// outside the name: their parsers set Tool.MCP, which wins.
+var mcpStyles = []mcpStyle{
+	{Pattern: "mcp__{s}__{t}"},                                // Claude; Codex namespace mcp__<server> + name; parsers' own spelling
+	{Provider: "claude", Pattern: "mcp__{s}__{t}", Out: true}, //
+	{Provider: "codex", Pattern: "mcp__{s}__{t}", Out: true},  //
+	{Provider: "codex", Pattern: "mcp:{s}/{t}"},               // Codex's display of a call
+	{Provider: "gemini", Pattern: "{t} ({s} MCP Server)"},     // Gemini's display name
+	{Provider: "gemini", Pattern: "{s}__{t}", Out: true},      // Gemini's qualified name
+	{Provider: "copilot", Pattern: "{s}-{t}", Servers: []string{"github-mcp-server"}, Out: true},
+	{Provider: "opencode", Pattern: "{s}_{t}", Out: true}, // any name outside the table with "_"
+}
+
+// parseMCP finds the server and tool in a native name.
+func parseMCP(provider, name string) (server, tool string, ok bool) {
+	for _, st := range mcpStyles {
+		if st.Provider != "" && st.Provider != provider {
+			continue
+		}
+		if len(st.Servers) > 0 {
+			for _, s := range st.Servers {
+				pre, suf, _ := strings.Cut(strings.ReplaceAll(st.Pattern, "{s}", s), "{t}")
+				if strings.HasPrefix(name, pre) && strings.HasSuffix(name, suf) && len(name) > len(pre)+len(suf) {
+					return s, name[len(pre) : len(name)-len(suf)], true
+				}
+			}
+			continue
+		}
+		if m, ok := matchPattern(st.Pattern, name); ok {
+			return m["s"], m["t"], true
+		}
+	}
+	return "", "", false
+}
+
+// matchPattern matches name against a pattern of literals and {x}
+// placeholders; a placeholder takes the shortest text up to the next
+// literal (the last literal must end the name), and none may be empty.
+func matchPattern(pattern, name string) (map[string]string, bool) {
+	m := map[string]string{}
+	rest := name
+	for pattern != "" {
+		i := strings.IndexByte(pattern, '{')
+		if i != 0 {
+			lit := pattern
+			if i > 0 {
+				lit = pattern[:i]
+			}
+			if !strings.HasPrefix(rest, lit) {
+				return nil, false
+			}
+			rest, pattern = rest[len(lit):], pattern[len(lit):]
+			continue
+		}
+		j := strings.IndexByte(pattern, '}')
+		key := pattern[1:j]
+		pattern = pattern[j+1:]
+		next := pattern
+		if k := strings.IndexByte(pattern, '{'); k >= 0 {
+			next = pattern[:k]
+		}
+		var val string
+		switch {
+		case next == "":
+			val = rest
+		case next == pattern: // the last literal ends the name
+			if !strings.HasSuffix(rest, next) {
+				return nil, false
+			}
+			val = rest[:len(rest)-len(next)]
+		default:
+			k := strings.Index(rest, next)
+			if k < 0 {
+				return nil, false
+			}
+			val = rest[:k]
+		}
+		if val == "" {
+			return nil, false
+		}
+		m[key] = val
+		rest = rest[len(val):]
+	}
+	return m, rest == ""
+}
+
+// mcpName is the canonical name of an MCP tool.
+func mcpName(server, tool string) string { return "mcp__" + server + "__" + tool }
+
+// mcpOut is an MCP tool's name in provider's convention.
+func mcpOut(provider, server, tool string) string {
+	for _, st := range mcpStyles {
+		if st.Provider == provider && st.Out {
+			return strings.NewReplacer("{s}", server, "{t}", tool).Replace(st.Pattern)
+		}
+	}
+	return mcpName(server, tool)
+}
+
+// skillServer reports whether an MCP server serves skills, one tool per
+// skill (Codex mcp:<server>/<skill>): its name says so.
+func skillServer(server string) bool {
+	return strings.Contains(strings.ToLower(server), "skill")
+}
+
+// skillOfPath finds the skill whose SKILL.md a path names:
+// …/skills/[category/]<name>/SKILL.md, and the plugin of a plugin's skill
+// (…/plugins/cache/<marketplace>/<plugin>/<version>/skills/…).
+func skillOfPath(p string) (skill, plugin string) {
+	p = strings.ReplaceAll(p, `\`, "/")
+	if path.Base(p) != "SKILL.md" {
+		return "", ""
+	}
+	dir := path.Dir(p)
+	parts := strings.Split(dir, "/")
+	at := -1
+	for i := len(parts) - 2; i >= 0; i-- {
+		if parts[i] == "skills" {
+			at = i
+			break
+		}
+	}
+	if at < 0 || strings.Contains(p, "://") {
+		return "", ""
+	}
+	skill = parts[len(parts)-1]
+	for i := 0; i+3 < at; i++ {
+		if parts[i] == "plugins" && parts[i+1] == "cache" {
+			plugin = parts[i+3]
+			break
+		}
+	}
+	return skill, plugin
+}

@@ -1,0 +1,215 @@
+package canon
+
+import (
+	"strings"
+
+	"github.com/agt-project/agt"
+)
+
+// patchFile is one file of a patch: {path, op, move_to}.
+type patchFile struct {
+	path, op, moveTo string
+	added            []string // lines of an added file
+}
+
+// Patch operations.
+const (
+	opAdd    = "add"
+	opUpdate = "update"
+	opDelete = "delete"
+)
+
+// patchHeaders are the apply_patch file headers and their operations.
+var patchHeaders = []struct{ prefix, op string }{
+	{"*** Add File: ", opAdd},
+	{"*** Update File: ", opUpdate},
+	{"*** Delete File: ", opDelete},
+}
+
+// parsePatch lists the files of an apply_patch patch ("*** Begin Patch",
+// then Add File / Update File (with an optional "*** Move to:") / Delete
+// File sections).
+func parsePatch(p string) []patchFile {
+	var files []patchFile
+	for _, line := range strings.Split(p, "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		hdr := false
+		for _, h := range patchHeaders {
+			if strings.HasPrefix(line, h.prefix) {
+				files = append(files, patchFile{path: strings.TrimSpace(line[len(h.prefix):]), op: h.op})
+				hdr = true
+				break
+			}
+		}
+		if hdr || len(files) == 0 {
+			continue
+		}
+		f := &files[len(files)-1]
+		switch {
+		case strings.HasPrefix(line, "*** Move to: "):
+			f.moveTo = strings.TrimSpace(line[len("*** Move to: "):])
+		case f.op == opAdd && strings.HasPrefix(line, "+"):
+			f.added = append(f.added, line[1:])
+		}
+	}
+	return files
+}
+
+// filesRaw encodes files as [{path, op, move_to}].
+func filesRaw(files []patchFile) agt.Raw {
+	elems := make([]agt.Raw, len(files))
+	for i, f := range files {
+		o := &object{}
+		o.setStr("path", f.path)
+		o.setStr("op", f.op)
+		o.setStr("move_to", f.moveTo)
+		elems[i] = o.raw()
+	}
+	return jsonArray(elems)
+}
+
+// onlyAdds reports whether every file is added (a patch that only creates
+// files is a Write).
+func onlyAdds(files []patchFile) bool {
+	for _, f := range files {
+		if f.op != opAdd {
+			return false
+		}
+	}
+	return len(files) > 0
+}
+
+// setFiles sets file_path (the first file) and files, and names the call
+// Write when it only adds files.
+func setFiles(c *nctx, files []patchFile) {
+	if len(files) == 0 {
+		return
+	}
+	c.in.setStr("file_path", files[0].path)
+	c.in.set("files", filesRaw(files))
+	if onlyAdds(files) {
+		c.name, c.kind = "Write", kinds["Write"]
+	}
+}
+
+// patchIn reads the patch text of an apply_patch call.
+func patchIn(c *nctx) {
+	files := parsePatch(c.in.str("patch"))
+	setFiles(c, files)
+	if len(files) == 1 && files[0].op == opAdd {
+		c.in.setStr("content", strings.Join(files[0].added, "\n")+"\n")
+	}
+}
+
+// patchOut renders a canonical edit as a patch: the patch text when the
+// call came from one, else one written from Write {file_path, content} or
+// Edit {file_path, old_string, new_string | edits}.
+func patchOut(c *rctx) {
+	if c.out.str("patch") == "" {
+		if p := writePatch(c.name, c.src); p != "" {
+			c.out.setStr("patch", p)
+		}
+	}
+	for _, k := range []string{"file_path", "content", "old_string", "new_string", "edits", "replace_all"} {
+		c.out.del(k)
+	}
+}
+
+func writePatch(name string, in *object) string {
+	fp := in.str("file_path")
+	if fp == "" {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("*** Begin Patch\n")
+	switch name {
+	case "Write":
+		b.WriteString("*** Add File: " + fp + "\n")
+		for _, l := range strings.SplitAfter(in.str("content"), "\n") {
+			if l != "" {
+				b.WriteString("+" + strings.TrimSuffix(l, "\n") + "\n")
+			}
+		}
+	default:
+		b.WriteString("*** Update File: " + fp + "\n")
+		hunks := [][2]string{{in.str("old_string"), in.str("new_string")}}
+		if elems, ok := parseArray(in.get("edits")); ok {
+			hunks = hunks[:0]
+			for _, e := range elems {
+				if o, ok := parseObject(e); ok {
+					hunks = append(hunks, [2]string{o.str("old_string"), o.str("new_string")})
+				}
+			}
+		}
+		empty := true
+		for _, h := range hunks {
+			empty = empty && h[0] == "" && h[1] == ""
+		}
+		if empty {
+			return ""
+		}
+		for _, h := range hunks {
+			b.WriteString("@@\n")
+			for _, l := range lines(h[0]) {
+				b.WriteString("-" + l + "\n")
+			}
+			for _, l := range lines(h[1]) {
+				b.WriteString("+" + l + "\n")
+			}
+		}
+	}
+	b.WriteString("*** End Patch")
+	return b.String()
+}
+
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+// changesIn reads Codex's list of changed files: exec's file_change
+// changes [{path, kind}] or the end events' map {path: {type, move_path}}.
+func changesIn(c *nctx) {
+	v := c.in.get("changes")
+	var files []patchFile
+	if elems, ok := parseArray(v); ok {
+		for _, e := range elems {
+			if o, ok := parseObject(e); ok {
+				files = append(files, patchFile{path: o.str("path"), op: changeOp(o.str("kind")), moveTo: o.str("move_path")})
+			}
+		}
+	} else if o, ok := parseObject(v); ok {
+		for _, f := range o.f {
+			ch, _ := parseObject(f.v)
+			pf := patchFile{path: f.k}
+			if ch != nil {
+				pf.op, pf.moveTo = changeOp(firstNonEmpty(ch.str("type"), ch.str("kind"))), ch.str("move_path")
+			}
+			files = append(files, pf)
+		}
+	}
+	setFiles(c, files)
+}
+
+func changeOp(kind string) string {
+	switch kind {
+	case "add", "create":
+		return opAdd
+	case "delete", "remove":
+		return opDelete
+	case "":
+		return opUpdate
+	}
+	return kind
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
