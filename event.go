@@ -1,5 +1,7 @@
 package agt
 
+import "math"
+
 // Schema is the value of every event's schema field.
 const Schema = "agt.event/1"
 
@@ -103,6 +105,9 @@ type Usage struct {
 	NativeCostUSD *float64 `json:"native_cost_usd,omitempty"`
 	ContextWindow int64    `json:"context_window,omitempty"`
 	MessageID     string   `json:"message_id,omitempty"`
+	// Speed is the service speed of the call when it is not the standard
+	// one (Claude's "fast" mode, billed at a multiple).
+	Speed string `json:"speed,omitempty"`
 }
 
 // Sum sets Total from the parts.
@@ -128,7 +133,7 @@ func addCost(a, b *float64) *float64 {
 	}
 	s := *b
 	if a != nil {
-		s += *a
+		s = math.Round((s+*a)*1e10) / 1e10 // sums keep no float noise
 	}
 	return &s
 }

@@ -205,6 +205,7 @@ func (b *builder) result(c *conv, ev *agt.Event) {
 func (b *builder) usage(c *conv, ev *agt.Event) {
 	u := ev.Usage
 	c.usage.Add(u)
+	b.model(c, ev.Model)
 	if u.Scope != agt.ScopeCall {
 		return
 	}

@@ -19,6 +19,8 @@ type Consolidator struct {
 	order    []*builder
 	unit     string
 	started  bool
+	lastPath string // the last src.path seen and its unit key
+	lastKey  string
 	count    int
 }
 
@@ -32,7 +34,10 @@ func NewConsolidator(unitKey func(string) string, keep bool, flush Flush) *Conso
 func (c *Consolidator) Add(evs []agt.Event) error {
 	for i := range evs {
 		ev := &evs[i]
-		if u := c.unitKey(ev.Src.Path); !c.started || u != c.unit {
+		if ev.Src.Path != c.lastPath || !c.started {
+			c.lastPath, c.lastKey = ev.Src.Path, c.unitKey(ev.Src.Path)
+		}
+		if u := c.lastKey; !c.started || u != c.unit {
 			if err := c.finish(); err != nil {
 				return err
 			}

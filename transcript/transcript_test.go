@@ -3,13 +3,13 @@ package transcript_test
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/provider/price"
 	"github.com/agt-project/agt/provider/providertest"
 	"github.com/agt-project/agt/stage"
 	"github.com/agt-project/agt/transcript"
@@ -19,9 +19,9 @@ import (
 // returns the transcripts and the events they were built from.
 func consolidate(t testing.TB, cfg provider.Config, paths ...string) ([]*transcript.Transcript, []agt.Event) {
 	t.Helper()
-	var ins []stage.Input
-	for _, p := range paths {
-		ins = append(ins, stage.FileInput(p))
+	ins, errs := stage.Expand(paths, nil, provider.Claim)
+	if len(errs) > 0 {
+		t.Fatal(errs)
 	}
 	var evs []agt.Event
 	var ts []*transcript.Transcript
@@ -50,13 +50,13 @@ func consolidate(t testing.TB, cfg provider.Config, paths ...string) ([]*transcr
 // for at least 99.9% of the results in the log.
 func TestCorpusTranscripts(t *testing.T) {
 	dir := providertest.CorpusDir(t)
+	ins, _ := stage.Expand([]string{dir}, nil, provider.Claim)
 	var files []string
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || strings.HasSuffix(p, ".json")) && !strings.Contains(p, "/other/") && !strings.HasSuffix(p, "reference.json") {
-			files = append(files, p)
+	for _, in := range ins {
+		if !strings.Contains(in.Path, "/other/") && !strings.HasSuffix(in.Path, "reference.json") {
+			files = append(files, in.Path)
 		}
-		return nil
-	})
+	}
 	var results, paired int
 	for _, f := range files {
 		ts, evs := consolidate(t, provider.Config{}, f)
@@ -103,4 +103,38 @@ func TestCorpusTranscripts(t *testing.T) {
 		t.Errorf("paired %d of %d results whose call is in the log", paired, results)
 	}
 	t.Logf("%d files, %d results with their call in the log, %d paired", len(files), results, paired)
+}
+
+// goldenSessions are real sessions of every provider (licensed copies in
+// testdata/), whose transcripts were reviewed by hand against the raw logs.
+var goldenSessions = []string{
+	"claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl",
+	"claude/live/gen__claude-2.1.197__subagent.jsonl",
+	"codex/agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl",
+	"codex/live/gen__codex-0.169.0__tools.jsonl",
+	"gemini/agtrace__session-2025-12-09T19-50-f0a689a6.json",
+	"copilot/agentv__6a-6787e4f86b-3.jsonl",
+	"pi/pidev__96-2b1009dcd7-0.excerpt.jsonl",
+	"opencode/pidev__30-80b1955cc9-1.json",
+	"acp/gen__gemini-cli-0.61.0__acp.both.jsonl",
+}
+
+func TestGoldenTranscripts(t *testing.T) {
+	root := filepath.Join(providertest.RepoRoot(t), "testdata")
+	for _, rel := range goldenSessions {
+		t.Run(rel, func(t *testing.T) {
+			var buf bytes.Buffer
+			ins, _ := stage.Expand([]string{filepath.Join(root, rel)}, nil, provider.Claim)
+			for i := range ins {
+				ins[i].Path = rel // src paths as in the repository
+			}
+			cons := transcript.NewConsolidator(provider.UnitKey, false, transcript.Lines(&buf))
+			cfg := provider.Config{Transform: (&provider.Normalizer{Prices: price.Default()}).Event, Sink: cons.Add}
+			if _, err := provider.Parse(context.Background(), cfg, ins, nil, &bytes.Buffer{}); err != nil {
+				t.Fatal(err)
+			}
+			cons.Close()
+			providertest.Golden(t, buf.Bytes(), filepath.Join(root, "transcript", strings.ReplaceAll(rel, "/", "__")+".transcript.jsonl"))
+		})
+	}
 }

@@ -138,6 +138,9 @@ func (p *parser) Finish(em *agt.Emitter) {
 		if c.u.OutputDetails != nil {
 			u.Reasoning = c.u.OutputDetails.Thinking
 		}
+		if c.u.Speed != "standard" {
+			u.Speed = c.u.Speed
+		}
 		u.Sum()
 		em.SetSrc(c.src, c.raw)
 		em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: c.session, Stream: c.stream, TS: c.ts, Model: c.model, Usage: u}, c.key, "usage\x00"+c.reqID)
@@ -167,6 +170,7 @@ func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string)
 		return
 	}
 	c.u = *m.Usage
+	c.u.Speed = strings.Clone(c.u.Speed)
 	c.src = em.Src()
 	if p.opts.Raw {
 		c.raw = em.Line()

@@ -103,6 +103,7 @@ type usage struct {
 	OutputDetails *struct {
 		Thinking int64 `json:"thinking_tokens"`
 	} `json:"output_tokens_details"`
+	Speed string `json:"speed"`
 }
 
 type modelUsage struct {

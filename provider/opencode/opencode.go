@@ -45,6 +45,8 @@ package opencode
 
 import (
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/stage"
@@ -77,10 +79,30 @@ func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
 }
 
 // Claim makes a storage folder or an opencode.db one input: its sessions as
-// export documents, one per line (OpenStored).
+// export documents, one per line (OpenStored). A folder's input is named
+// after its storage/ folder, the unit every storage file belongs to.
 func (Provider) Claim(path string, isDir bool) (stage.Input, bool) {
 	if !IsStored(path) {
 		return stage.Input{}, false
 	}
+	if isDir {
+		path = StorageRoot(path)
+	}
 	return stage.Input{Path: path, Open: func() (io.ReadCloser, error) { return OpenStored(path) }}, true
+}
+
+// Owner reads every file of a storage folder as part of the folder (events
+// name their storage file in src).
+func (Provider) Owner(path string) string {
+	const s = string(filepath.Separator) + "storage" + string(filepath.Separator)
+	i := strings.LastIndex(path, s)
+	if i < 0 {
+		return ""
+	}
+	sub, _, _ := strings.Cut(path[i+len(s):], string(filepath.Separator))
+	switch sub {
+	case "session", "message", "part", "project":
+		return path[:i+len(s)-1]
+	}
+	return ""
 }

@@ -10,7 +10,10 @@ const SpeedFast = "fast"
 // does not say) and whether the model is in the table; an unknown model gets
 // no cost.
 func (t *Table) Cost(model string, u *agt.Usage) (cost float64, contextWindow int64, ok bool) {
-	return t.CostSpeed(model, u, "")
+	if u == nil {
+		return t.CostSpeed(model, u, "")
+	}
+	return t.CostSpeed(model, u, u.Speed)
 }
 
 // CostSpeed is Cost for a request served at speed: SpeedFast multiplies the
