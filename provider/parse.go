@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/stage"
@@ -28,11 +29,16 @@ type Config struct {
 	// Sink, when set, receives the events of each batch in input order
 	// instead of the JSONL writer; an error ends the run.
 	Sink func(evs []agt.Event) error
+	// Skip, when set, is asked before a unit is read whether it can be left
+	// out (its output is up to date); unit is UnitKey of its first file.
+	Skip func(unit string, files []stage.Input) bool
+	// Progress, when set, is called after each batch is written.
+	Progress func(st Stats)
 }
 
 // Stats counts what a run read and wrote.
 type Stats struct {
-	Files, Lines, Bytes, Events, Errors, Unknown, Unreadable int64
+	Units, Skipped, Lines, Bytes, Events, Errors, Unknown, Unreadable int64
 }
 
 // ErrData is returned under Strict when a data error ended the run.
@@ -82,11 +88,16 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 		}
 	}
 	g := stage.NewGroup(ctx)
+	var skipped atomic.Int64
 	read := make(chan *batch, n)
 	g.Go(func(ctx context.Context) error {
 		defer close(read)
 		lr := stage.NewLineReader(nil, 1<<20)
 		for _, u := range Units(inputs) {
+			if cfg.Skip != nil && cfg.Skip(UnitKey(u.files[0].Path), u.files) {
+				skipped.Add(1)
+				continue
+			}
 			if err := readUnit(ctx, cfg, forced, lr, u, read); err != nil {
 				return err
 			}
@@ -135,6 +146,9 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 			}
 			st.Lines += int64(len(b.lines))
 			st.Bytes += b.bytes
+			if b.end {
+				st.Units++
+			}
 			st.Events += int64(len(b.events))
 			for i := range b.events {
 				if b.events[i].Kind == agt.KindUnknown {
@@ -148,6 +162,10 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 			} else if _, err := out.Write(b.out); err != nil {
 				return err
 			}
+			if cfg.Progress != nil {
+				st.Skipped = skipped.Load()
+				cfg.Progress(st)
+			}
 		}
 		if err := ctx.Err(); err != nil {
 			return err
@@ -155,10 +173,24 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 		return out.Flush()
 	})
 	err := g.Wait()
+	st.Skipped = skipped.Load()
 	if err == nil {
 		err = ctx.Err()
 	}
 	return st, err
+}
+
+// UnitKey names the input unit a path belongs to: the file its provider
+// reads it with (a Claude Code subagent file's session file), or itself.
+func UnitKey(path string) string {
+	for _, p := range registry {
+		if g, ok := p.(Grouper); ok {
+			if o := g.Owner(path); o != "" {
+				return o
+			}
+		}
+	}
+	return path
 }
 
 // Units groups inputs into units: a file, together with the files its
