@@ -94,6 +94,7 @@ func (d *Dir) Flush(unit string, t *Transcript, events []agt.Event) error {
 		for i := range events {
 			s.Event(&events[i])
 		}
+		s.Flush()
 		log = buf.Bytes()
 	}
 	if len(files) > 1 {

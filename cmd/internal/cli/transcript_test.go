@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agt-project/agt/provider/providertest"
+)
+
+func testdataFile(t *testing.T, rel string) string {
+	return filepath.Join(providertest.RepoRoot(t), "testdata", rel)
+}
+
+func runCode(t *testing.T, app App, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	for k, v := range env {
+		t.Setenv(k, v)
+	}
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), app(IO{In: strings.NewReader(""), Out: &out, Err: &errb}), append([]string{"agt-transcript"}, args...))
+	return code, out.String(), errb.String()
+}
+
+func TestTranscriptOutputDir(t *testing.T) {
+	claude := testdataFile(t, "claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl")
+	codex := testdataFile(t, "codex/agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl")
+	in := t.TempDir()
+	for _, f := range []string{claude, codex} {
+		b, _ := os.ReadFile(f)
+		os.WriteFile(filepath.Join(in, filepath.Base(f)), b, 0o644)
+	}
+	out := t.TempDir()
+	code, stdout, stderr := runCode(t, Transcript, nil, "-o", out, "--stream-log", "summary", in)
+	if code != 0 || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	want := []string{
+		"claude/7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.stream.log",
+		"claude/7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.transcript.jsonl",
+		"codex/019b04ae-b1c6-7c72-a134-a4c2de66058c.stream.log",
+		"codex/019b04ae-b1c6-7c72-a134-a4c2de66058c.transcript.jsonl",
+	}
+	got := treeContents(t, out)
+	if len(got) != len(want) {
+		t.Fatalf("files %v, want %v", keys(got), want)
+	}
+	for _, f := range want {
+		if got[f] == "" {
+			t.Errorf("%s missing or empty", f)
+		}
+	}
+	if !strings.Contains(stderr, "2 sessions, 0 inputs skipped") {
+		t.Errorf("summary line: %s", stderr)
+	}
+	if !strings.Contains(got[want[0]], " tool       Bash  mkdir -p myapp") {
+		t.Errorf("summary log lacks the tool line:\n%s", got[want[0]])
+	}
+
+	// a second run skips both inputs and leaves the files as they were
+	code, _, stderr = runCode(t, Transcript, nil, "-o", out, "--stream-log", "summary", in)
+	if code != 0 || !strings.Contains(stderr, "0 sessions, 2 inputs skipped") {
+		t.Errorf("second run: exit %d, %s", code, stderr)
+	}
+	// a changed input is converted again, the other skipped
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(filepath.Join(in, filepath.Base(codex)), later, later)
+	_, _, stderr = runCode(t, Transcript, nil, "-o", out, "--stream-log", "summary", in)
+	if !strings.Contains(stderr, "1 sessions, 1 inputs skipped") {
+		t.Errorf("after a change: %s", stderr)
+	}
+	// --force converts everything; other options convert again too
+	_, _, stderr = runCode(t, Transcript, nil, "-o", out, "--stream-log", "summary", "--force", in)
+	if !strings.Contains(stderr, "2 sessions, 0 inputs skipped") {
+		t.Errorf("--force: %s", stderr)
+	}
+	_, _, stderr = runCode(t, Transcript, map[string]string{"AGT_STREAM_LOG": "raw"}, "-o", out, in)
+	if !strings.Contains(stderr, "2 sessions, 0 inputs skipped") {
+		t.Errorf("another stream log mode: %s", stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "codex/019b04ae-b1c6-7c72-a134-a4c2de66058c.stream.jsonl")); err != nil || !bytes.HasPrefix(b, []byte(`{"schema":"agt.event/1"`)) {
+		t.Errorf("raw stream log: %v %.100s", err, b)
+	}
+}
+
+func TestTranscriptFlags(t *testing.T) {
+	f := testdataFile(t, "claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl")
+	cases := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"stdout", []string{f}, 0, ""},
+		{"deprecated log format", []string{"--log-format", "json", "-o", t.TempDir(), f}, 0, "--log-format is deprecated; use --stream-log"},
+		{"bad stream log", []string{"--stream-log", "verbose", "-o", t.TempDir(), f}, 2, `--stream-log "verbose"`},
+		{"stream log needs -o", []string{"--stream-log", "raw", f}, 2, "needs -o DIR"},
+		{"bad --to", []string{"--to", "vim", f}, 2, `--to "vim"`},
+		{"unwritable -o", []string{"-o", f + "/out", f}, 1, "not a directory"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := runCode(t, Transcript, nil, c.args...)
+			if code != c.code || !strings.Contains(stderr, c.stderr) {
+				t.Errorf("exit %d (want %d), stderr %q (want %q)", code, c.code, stderr, c.stderr)
+			}
+			if c.name == "stdout" && strings.Count(stdout, "\n") != 1 {
+				t.Errorf("want one transcript line, got %q", stdout)
+			}
+		})
+	}
+}
+
+func keys(m map[string]string) []string {
+	var k []string
+	for s := range m {
+		k = append(k, s)
+	}
+	return k
+}
