@@ -188,8 +188,22 @@ func render(to string, t *agt.Tool) (string, agt.Raw) {
 		}
 	}
 	r := outRow(to, name, in)
+	if r == nil && shellClass[name] {
+		// a provider with no such tool (Codex reads with its shell) runs
+		// the command that does it
+		if cmd := shellFor(name, in); cmd != "" {
+			if r = outRow(to, "Bash", nil); r != nil {
+				in = &object{}
+				in.setStr("command", cmd)
+				name = "Bash"
+			}
+		}
+	}
 	if r == nil {
 		return t.Name, t.Input
+	}
+	if name == "Edit" && r.Out != "edits" && r.Conv != "patch" {
+		in = flattenEdits(in)
 	}
 	c := &rctx{to: to, row: r, name: name, src: in, out: in.clone()}
 	if r.conv != nil {
@@ -202,6 +216,27 @@ func render(to string, t *agt.Tool) (string, agt.Raw) {
 	}
 	applyRenames(c.out, r.fields, true)
 	return r.Native, c.out.raw()
+}
+
+// flattenEdits turns edits [{old_string, new_string}] of one element into
+// old_string and new_string, for a provider whose edit tool takes one.
+func flattenEdits(in *object) *object {
+	elems, ok := parseArray(in.get("edits"))
+	if !ok || len(elems) != 1 || in.has("old_string") {
+		return in
+	}
+	e, ok := parseObject(elems[0])
+	if !ok {
+		return in
+	}
+	out := in.clone()
+	out.del("edits")
+	for _, f := range e.f {
+		if f.k != "file_path" || !out.has("file_path") {
+			out.set(f.k, f.v)
+		}
+	}
+	return out
 }
 
 // shellClass are the names shell reclassification gives.

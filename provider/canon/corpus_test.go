@@ -71,6 +71,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 	counts := map[key]int{}
 	pass, pure, total := 0, 0, 0
 	var lossy []string
+	lossyBy := map[string]int{}
 	for _, ev := range calls {
 		tool := *ev.Tool
 		native := tool.NativeName
@@ -105,6 +106,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 			pure++
 		} else {
 			lossy = append(lossy, fmt.Sprintf("%s → %s: %s %s", where, tool.Name, name, short(in)))
+			lossyBy[ev.Provider+" "+native+" ("+ev.Format+")"]++
 		}
 	}
 	keys := make([]key, 0, len(counts))
@@ -128,6 +130,12 @@ func TestCorpusRoundTrip(t *testing.T) {
 	t.Logf("native → canonical over %d calls:\n%s", total, b.String())
 	t.Logf("passed through unchanged: %d of %d (%.1f%%); rendered back from the canonical form alone: %d (%.1f%%)",
 		pass, total, 100*float64(pass)/float64(total), pure, 100*float64(pure)/float64(total))
+	var lb []string
+	for k, n := range lossyBy {
+		lb = append(lb, fmt.Sprintf("%s: %d", k, n))
+	}
+	sort.Strings(lb)
+	t.Logf("native layouts given back only through native_input:\n%s", strings.Join(lb, "\n"))
 	if os.Getenv("CANON_LOSSY") != "" {
 		t.Logf("rendered back only through the native input:\n%s", strings.Join(lossy, "\n"))
 	}

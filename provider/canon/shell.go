@@ -2,6 +2,7 @@ package canon
 
 import (
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -504,4 +505,56 @@ func xargsCommand(args []string) []string {
 		}
 	}
 	return nil
+}
+
+// shellFor is the command that does what a Read, LS, Glob or Grep asks,
+// for a provider whose only such tool is its shell.
+func shellFor(name string, in *object) string {
+	switch name {
+	case "Read":
+		fp := in.str("file_path")
+		if fp == "" {
+			return ""
+		}
+		off, okOff := number(in.get("offset"))
+		lim, okLim := number(in.get("limit"))
+		switch {
+		case okLim && lim > 0:
+			if !okOff || off < 1 {
+				off = 1
+			}
+			return "sed -n '" + strconv.Itoa(off) + "," + strconv.Itoa(off+lim-1) + "p' " + shQuote(fp)
+		case okOff && off > 1:
+			return "tail -n +" + strconv.Itoa(off) + " " + shQuote(fp)
+		}
+		return "cat " + shQuote(fp)
+	case "LS":
+		if p := in.str("path"); p != "" {
+			return "ls " + shQuote(p)
+		}
+		return "ls"
+	case "Glob":
+		cmd := "rg --files"
+		if p := in.str("pattern"); p != "" {
+			cmd += " -g " + shQuote(p)
+		}
+		if p := in.str("path"); p != "" {
+			cmd += " " + shQuote(p)
+		}
+		return cmd
+	case "Grep":
+		p := in.str("pattern")
+		if p == "" {
+			return ""
+		}
+		cmd := "rg -n " + shQuote(p)
+		if g := in.str("glob"); g != "" {
+			cmd += " -g " + shQuote(g)
+		}
+		if d := in.str("path"); d != "" {
+			cmd += " " + shQuote(d)
+		}
+		return cmd
+	}
+	return ""
 }

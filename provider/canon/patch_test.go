@@ -1,0 +1,122 @@
+package canon_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/canon"
+)
+
+type patchFile struct {
+	Path   string `json:"path"`
+	Op     string `json:"op"`
+	MoveTo string `json:"move_to"`
+}
+
+func patchFiles(t *testing.T, in agt.Raw) (string, []patchFile) {
+	t.Helper()
+	var v struct {
+		FilePath string      `json:"file_path"`
+		Files    []patchFile `json:"files"`
+		Patch    string      `json:"patch"`
+	}
+	if err := json.Unmarshal(in, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v.FilePath, v.Files
+}
+
+// TestRealPatches: apply_patch calls of real Codex sessions.
+func TestRealPatches(t *testing.T) {
+	fx := loadFixtures(t, "patches.jsonl")
+	cases := []struct {
+		file, name, first string
+		ops               map[string]int
+	}{
+		// one update and 14 deletes in one patch
+		{"agentv__a3-92ff332928-0.jsonl", "Edit", "/home/entity/projects/EntityProcess/agentv/.github/plugin/marketplace.json", map[string]int{"update": 1, "delete": 14}},
+		{"agentv__00-34f597b72d-1.jsonl", "Edit", "/home/entity/projects/EntityProcess/agentv/apps/web/src/content/docs/docs/graders/composite.mdx", map[string]int{"update": 1}},
+		{"agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl", "Write", "myapp/hoge.py", map[string]int{"add": 1}},
+	}
+	for _, c := range cases {
+		f, ok := fx[c.file]
+		if !ok {
+			t.Fatalf("no fixture %s", c.file)
+		}
+		tool := f.tool()
+		canon.Normalize("codex", tool)
+		if tool.Name != c.name || tool.Kind != "write" || tool.Origin != "builtin" {
+			t.Errorf("%s: %s %s %s", c.file, tool.Name, tool.Kind, tool.Origin)
+		}
+		first, files := patchFiles(t, tool.Input)
+		if first != c.first {
+			t.Errorf("%s: file_path %q, want %q", c.file, first, c.first)
+		}
+		ops := map[string]int{}
+		for _, pf := range files {
+			ops[pf.Op]++
+		}
+		if len(ops) != len(c.ops) {
+			t.Errorf("%s: ops %v, want %v", c.file, ops, c.ops)
+		}
+		for op, n := range c.ops {
+			if ops[op] != n {
+				t.Errorf("%s: %d %s, want %d", c.file, ops[op], op, n)
+			}
+		}
+		if m := members(t, tool.Input); m["patch"] != members(t, f.NativeInput)["raw"] {
+			t.Errorf("%s: the patch text is not kept", c.file)
+		}
+		// from the canonical form alone, Codex gets the same call back
+		name, in := canon.Render("codex", "", tool)
+		if name != "apply_patch" || string(in) != string(f.NativeInput) {
+			t.Errorf("%s: rendered as %s %.200s", c.file, name, in)
+		}
+		name, in = canon.Render("opencode", "codex", tool)
+		if name != "apply_patch" || members(t, in)["patchText"] != members(t, f.NativeInput)["raw"] {
+			t.Errorf("%s: rendered for opencode as %s %.200s", c.file, name, in)
+		}
+	}
+	if m := members(t, mustNormalize("codex", fx["agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl"].tool()).Input); m["content"] != "print(1 + 1)\n" {
+		t.Errorf("a single added file has content %q", m["content"])
+	}
+}
+
+func mustNormalize(provider string, t *agt.Tool) *agt.Tool {
+	canon.Normalize(provider, t)
+	return t
+}
+
+// TestPatchShapes: the shapes the corpus lacks (several added files, a
+// move, a mix), in each of Codex's carriers.
+func TestPatchShapes(t *testing.T) {
+	cases := []struct {
+		native, in, name string
+		files            []patchFile
+	}{
+		{"apply_patch", `{"raw":"*** Begin Patch\n*** Add File: docs/a.md\n+# A\n*** Add File: docs/b.md\n+# B\n*** End Patch"}`, "Write",
+			[]patchFile{{"docs/a.md", "add", ""}, {"docs/b.md", "add", ""}}},
+		{"apply_patch", `{"raw":"*** Begin Patch\n*** Update File: src/old.go\n*** Move to: src/new.go\n@@\n-package old\n+package new\n*** End Patch"}`, "Edit",
+			[]patchFile{{"src/old.go", "update", "src/new.go"}}},
+		{"apply_patch", `{"input":"*** Begin Patch\n*** Add File: a.go\n+package a\n*** Update File: b.go\n@@\n-x\n+y\n*** Delete File: c.go\n*** End Patch"}`, "Edit",
+			[]patchFile{{"a.go", "add", ""}, {"b.go", "update", ""}, {"c.go", "delete", ""}}},
+		{"apply_patch", `{"changes":{"/r/a.txt":{"type":"add","unified_diff":"+a"},"/r/b.txt":{"type":"delete"}}}`, "Edit",
+			[]patchFile{{"/r/a.txt", "add", ""}, {"/r/b.txt", "delete", ""}}},
+		{"file_change", `{"changes":[{"path":"/r/a.txt","kind":"update"},{"path":"/r/b.txt","kind":"add"}]}`, "Edit",
+			[]patchFile{{"/r/a.txt", "update", ""}, {"/r/b.txt", "add", ""}}},
+	}
+	for _, c := range cases {
+		tool := mustNormalize("codex", &agt.Tool{NativeName: c.native, NativeInput: agt.Raw(c.in)})
+		first, files := patchFiles(t, tool.Input)
+		if tool.Name != c.name || first != c.files[0].Path || len(files) != len(c.files) {
+			t.Errorf("%s: %s %s %v", c.in, tool.Name, first, files)
+			continue
+		}
+		for i := range files {
+			if files[i] != c.files[i] {
+				t.Errorf("%s: file %d = %+v, want %+v", c.in, i, files[i], c.files[i])
+			}
+		}
+	}
+}
