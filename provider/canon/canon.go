@@ -48,9 +48,13 @@
 // canonical name (a conditional row first, e.g. Claude MultiEdit when the
 // input has edits), renames undone, members Normalize derived dropped,
 // converters run backwards (a command becomes [bash, -lc, command] for
-// Codex shell; an Edit or Write becomes an apply_patch text for Codex). A
-// reclassified shell call renders as to's shell tool. A canonical tool
-// with no row in to keeps its canonical name and input. Renaming is
+// Codex shell; an Edit or Write becomes an apply_patch text for Codex; a
+// single-element edits list becomes old_string/new_string for a provider
+// without multi-edits). A reclassified shell call renders as to's shell
+// tool, and a Read, LS, Glob or Grep for a provider without such a tool
+// (Codex) as the shell command that does it (cat, sed -n, ls, rg --files,
+// rg -n). A canonical tool with no row in to keeps its canonical name and
+// input. Renaming is
 // lossless, but some native layouts have no single canonical image (Codex
 // has four shell tools, Copilot's 2025 str_replace_editor, Claude's Agent
 // alias of Task, ACP kinds standing for tool names, Gemini's ACP

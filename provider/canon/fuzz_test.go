@@ -1,0 +1,31 @@
+package canon_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/canon"
+)
+
+// FuzzNormalize: any name and input normalize without panicking, to a
+// compact JSON input when the native one is JSON, and render back.
+func FuzzNormalize(f *testing.F) {
+	for _, c := range rowCases {
+		f.Add(c.provider, c.native, c.in)
+	}
+	for _, c := range realCommands {
+		b, _ := json.Marshal(map[string]string{"command": c.cmd})
+		f.Add("claude", "Bash", string(b))
+	}
+	f.Fuzz(func(t *testing.T, provider, name, in string) {
+		tool := &agt.Tool{NativeName: name, NativeInput: agt.Raw(in)}
+		canon.Normalize(provider, tool)
+		if json.Valid([]byte(in)) && len(tool.Input) > 0 && !json.Valid(tool.Input) {
+			t.Fatalf("%s %s: input %s", provider, name, tool.Input)
+		}
+		for _, to := range providers {
+			canon.Render(to, provider, tool)
+		}
+	})
+}
