@@ -23,9 +23,10 @@ func (n *Normalizer) Event(ev *agt.Event) string {
 	switch {
 	case ev.Kind == agt.KindToolCall && ev.Tool != nil:
 		ev.Orig = nil
-		canon.Normalize(ev.Provider, ev.Tool)
+		src := canon.Source(ev.Provider, ev.Format)
+		canon.Normalize(src, ev.Tool)
 		if n.To != "" {
-			ev.Tool.Name, ev.Tool.Input = canon.Render(n.To, ev.Provider, ev.Tool)
+			ev.Tool.Name, ev.Tool.Input = canon.Render(n.To, src, ev.Tool)
 		}
 	case ev.Kind == agt.KindUsage && ev.Usage != nil && n.Prices != nil:
 		if ev.Model == "" {

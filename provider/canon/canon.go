@@ -73,7 +73,8 @@ import (
 )
 
 // Normalize sets t's canonical name, kind, origin, MCP and input from its
-// native name and input (and an MCP server the parser found, in t.MCP).
+// native name and input (and an MCP server the parser found, in t.MCP);
+// provider is the call's Source.
 // NativeName and NativeInput are not changed; normalizing twice changes
 // nothing. Names not in the table pass through with kind other, origin
 // custom and the native input.
@@ -89,9 +90,21 @@ type norm struct {
 	input              agt.Raw
 }
 
-func normalize(provider, name string, native agt.Raw, preset *agt.MCP) norm {
+// Source names where a call comes from for Normalize and Render: the
+// provider, or for calls read from an ACP stream "acp/<provider>", so that
+// the ACP tool kinds (execute, edit, …) stand for tool names there only.
+func Source(provider, format string) string {
+	if format == "acp" && provider != "acp" {
+		return "acp/" + provider
+	}
+	return provider
+}
+
+func normalize(source, name string, native agt.Raw, preset *agt.MCP) norm {
+	provider, acp := strings.CutPrefix(source, "acp/")
+	acp = acp || provider == "acp"
 	in, _ := parseObject(native)
-	if r, arg := lookup(provider, name, in); r != nil {
+	if r, arg := lookup(provider, acp, name, in); r != nil {
 		return fromRow(provider, r, arg, native, in, preset)
 	}
 	var server, tool string
@@ -156,7 +169,7 @@ func fromRow(provider string, r *row, arg string, native agt.Raw, in *object, pr
 // the provider the call came from ("" when unknown): when it is to and t
 // is as Normalize made it, the native name and input are returned.
 func Render(to, from string, t *agt.Tool) (name string, input agt.Raw) {
-	if from == to && t.NativeName != "" && unchanged(from, t) {
+	if base, _ := strings.CutPrefix(from, "acp/"); base == to && t.NativeName != "" && unchanged(from, t) {
 		return t.NativeName, t.NativeInput
 	}
 	return render(to, t)

@@ -76,7 +76,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 		tool := *ev.Tool
 		native := tool.NativeName
 		nativeIn := append(agt.Raw(nil), tool.NativeInput...)
-		canon.Normalize(ev.Provider, &tool)
+		canon.Normalize(canon.Source(ev.Provider, ev.Format), &tool)
 		total++
 		counts[key{ev.Provider, native, tool.Name}]++
 		if tool.Name == native && tool.Origin == canon.OriginCustom && bytes.Equal(tool.Input, nativeIn) {
@@ -93,11 +93,11 @@ func TestCorpusRoundTrip(t *testing.T) {
 			t.Errorf("%s: input not compact JSON: %s", where, short(tool.Input))
 		}
 		twice := tool
-		canon.Normalize(ev.Provider, &twice)
+		canon.Normalize(canon.Source(ev.Provider, ev.Format), &twice)
 		if !reflect.DeepEqual(twice, tool) {
 			t.Errorf("%s: normalizing twice changed the call:\n%+v\n%+v", where, tool, twice)
 		}
-		name, in := canon.Render(ev.Provider, ev.Provider, &tool)
+		name, in := canon.Render(ev.Provider, canon.Source(ev.Provider, ev.Format), &tool)
 		if name != native || !bytes.Equal(in, nativeIn) {
 			t.Errorf("%s: round trip gave %s %s, want %s", where, name, short(in), short(nativeIn))
 		}

@@ -1,6 +1,7 @@
 package canon_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agt-project/agt"
@@ -107,8 +108,8 @@ var rowCases = []rowCase{
 	{"copilot", "task", `{"description":"d","prompt":"p","agent_type":"explore"}`, "Task", "think", "builtin", `{"description":"d","prompt":"p","subagent_type":"explore"}`, ""},
 	{"copilot", "ask_user", `{"question":"q","choices":["a"]}`, "AskUserQuestion", "ask", "builtin", `{"question":"q","choices":["a"]}`, ""},
 	{"copilot", "report_intent", `{"intent":"Creating test file"}`, "report_intent", "think", "builtin", `{"intent":"Creating test file"}`, ""},
-	{"copilot", "execute", `{"command":"cat does-not-exist.txt","description":"Show a missing file"}`, "Read", "read", "builtin", `{"command":"cat does-not-exist.txt","description":"Show a missing file","file_path":"does-not-exist.txt"}`, ""},
-	{"copilot", "edit", `{"path":"/r/hello.txt","file_text":"hello world\n"}`, "Write", "write", "builtin", `{"file_path":"/r/hello.txt","content":"hello world\n"}`, ""},
+	{"acp/copilot", "execute", `{"command":"cat does-not-exist.txt","description":"Show a missing file"}`, "Read", "read", "builtin", `{"command":"cat does-not-exist.txt","description":"Show a missing file","file_path":"does-not-exist.txt"}`, ""},
+	{"acp/copilot", "edit", `{"path":"/r/hello.txt","file_text":"hello world\n"}`, "Write", "write", "builtin", `{"file_path":"/r/hello.txt","content":"hello world\n"}`, ""},
 
 	// Pi
 	{"pi", "read", `{"path":"src/a.ts","offset":1,"limit":220}`, "Read", "read", "builtin", `{"file_path":"src/a.ts","offset":1,"limit":220}`, ""},
@@ -172,7 +173,8 @@ func TestRows(t *testing.T) {
 			t.Errorf("%s: native name or input changed", where)
 		}
 		// the call renders back to its provider
-		name, back := canon.Render(c.provider, c.provider, tool)
+		to := strings.TrimPrefix(c.provider, "acp/")
+		name, back := canon.Render(to, c.provider, tool)
 		if name != c.native || string(back) != c.in {
 			t.Errorf("%s: rendered back as %s %s", where, name, back)
 		}

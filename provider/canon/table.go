@@ -215,15 +215,19 @@ func holds(cs []cond, o *object) bool {
 // lookup finds the row of a native tool: the provider's rows, then the
 // ACP kinds; exact names before prefixes. arg is the rest of the name for
 // a prefix row.
-func lookup(provider, name string, in *object) (r *row, arg string) {
-	for _, p := range []string{provider, "acp"} {
+func lookup(provider string, acp bool, name string, in *object) (r *row, arg string) {
+	sources := []string{provider}
+	if acp {
+		sources = append(sources, "acp")
+	}
+	for _, p := range sources {
 		for _, r := range idx.exact[p][name] {
 			if holds(r.ifc, in) {
 				return r, ""
 			}
 		}
 	}
-	for _, p := range []string{provider, "acp"} {
+	for _, p := range sources {
 		for _, r := range idx.prefixes[p] {
 			if strings.HasPrefix(name, r.prefix) && len(name) > len(r.prefix) && holds(r.ifc, in) {
 				return r, name[len(r.prefix):]
