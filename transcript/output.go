@@ -108,8 +108,11 @@ func (d *Dir) Flush(unit string, t *Transcript, events []agt.Event) error {
 	return nil
 }
 
-// WriteFileAtomic writes data to a temporary file in path's folder, syncs it
-// and renames it to path. On any error the temporary file is removed.
+// WriteFileAtomic writes data to a temporary file in path's folder and
+// renames it to path, so that readers and a killed run see the whole file or
+// the previous one, never a part. It does not sync: a power cut may lose
+// the last files written (a re-run writes them again). On any error the
+// temporary file is removed.
 func WriteFileAtomic(path string, data []byte) (err error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -122,9 +125,6 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 		}
 	}()
 	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
 		return err
 	}
 	if err = f.Close(); err != nil {
