@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"fmt"
 	"github.com/agt-project/agt"
 	"github.com/bytedance/sonic/ast"
 )
@@ -30,7 +31,7 @@ var eventMsgs = map[string]itemHandler{
 	"turn_complete":                     (*conv).eventMeta,
 	"turn_aborted":                      (*conv).eventMeta,
 	"context_compacted":                 (*conv).eventMeta,
-	"thread_rolled_back":                (*conv).eventMeta,
+	"thread_rolled_back":                (*conv).rolledBack,
 	"entered_review_mode":               (*conv).eventMeta,
 	"exited_review_mode":                (*conv).eventMeta,
 	"undo_started":                      (*conv).eventMeta,
@@ -96,6 +97,15 @@ var metaData = map[string]bool{
 }
 
 func evMeta(it *item) *agt.Meta { return &agt.Meta{Type: "event_msg", Subtype: it.Type, Data: it.data} }
+
+// rolledBack makes a rollback (/undo of turns) visible as a system event.
+func (c *conv) rolledBack(em *agt.Emitter, it *item) {
+	var p struct {
+		N int `json:"num_turns"`
+	}
+	agt.API.Unmarshal(it.data, &p)
+	c.say(em, agt.KindSystem, agt.String(fmt.Sprintf("conversation rolled back %d turns", p.N)), evMeta(it), "system")
+}
 
 // eventMeta emits a meta event.
 func (c *conv) eventMeta(em *agt.Emitter, it *item) { c.meta(em, evMeta(it)) }

@@ -81,7 +81,8 @@ func (p *rolloutParser) compacted(em *agt.Emitter, r *rolloutLine) {
 		p.say(em, agt.KindSummary, t, &agt.Meta{Type: r.Type}, "summary")
 		return
 	}
-	p.meta(em, &agt.Meta{Type: r.Type})
+	// no summary text: the compaction is still visible in the conversation
+	p.say(em, agt.KindSystem, agt.String("conversation compacted"), &agt.Meta{Type: r.Type}, "system")
 }
 
 // sessionMeta starts the file's thread on the first session_meta; later

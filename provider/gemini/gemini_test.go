@@ -165,7 +165,7 @@ func TestSessionLogFold(t *testing.T) {
 `
 	evs, _, st := parse(t, write(t, "sub.jsonl", log))
 	k := kinds(evs)
-	want := map[string]int{"meta": 4, "user": 2, "reasoning": 1, "tool_call": 1, "tool_result": 1, "assistant": 2, "usage": 3}
+	want := map[string]int{"meta": 3, "system": 1, "user": 2, "reasoning": 1, "tool_call": 1, "tool_result": 1, "assistant": 2, "usage": 3}
 	for kind, n := range want {
 		if k[kind] != n {
 			t.Errorf("%s events: got %d, want %d (%v)", kind, k[kind], n, k)

@@ -159,7 +159,8 @@ func (p *sessionParser) Apply(em *agt.Emitter, v any) {
 	}
 	switch {
 	case r.RewindTo != nil:
-		em.Emit(agt.Event{Kind: agt.KindMeta, Stream: p.stream, Meta: &agt.Meta{
+		// a rewind is visible in the conversation
+		em.Emit(agt.Event{Kind: agt.KindSystem, Stream: p.stream, Text: agt.String("conversation rewound to message " + *r.RewindTo), Meta: &agt.Meta{
 			Type: "$rewindTo", Data: agt.Marshal(map[string]string{"$rewindTo": *r.RewindTo}),
 		}}, "", "rewind")
 	case r.ID != "":
