@@ -97,7 +97,7 @@ func (s *Summary) Event(ev *agt.Event) error {
 func (s *Summary) Flush() error { return s.w.Flush() }
 
 // inputFields are the canonical input fields that best say what a call does.
-var inputFields = []string{"command", "file_path", "pattern", "path", "url", "query", "skill", "description", "prompt"}
+var inputFields = []string{"file_path", "command", "pattern", "path", "url", "query", "skill", "description", "prompt"}
 
 func inputSummary(in agt.Raw) string {
 	if len(in) == 0 {

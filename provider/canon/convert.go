@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"path"
 	"regexp"
 	"strings"
 
@@ -85,6 +86,15 @@ func reclassify(c *nctx, cmd string) {
 		return
 	}
 	c.name, c.kind = r.name, kinds[r.name]
+	// relative paths are relative to the call's working folder
+	if cwd := c.in.str("cwd"); strings.HasPrefix(cwd, "/") {
+		for i, f := range r.files {
+			r.files[i] = under(cwd, f)
+		}
+		if r.path != "" {
+			r.path = under(cwd, r.path)
+		}
+	}
 	switch r.name {
 	case "Read":
 		defer shellSkill(c, r.shown)
@@ -105,6 +115,14 @@ func reclassify(c *nctx, cmd string) {
 		c.in.setStr("pattern", r.pattern)
 		c.in.setStr("path", r.path)
 	}
+}
+
+// under joins a relative path to dir; absolute and home paths stay.
+func under(dir, p string) string {
+	if p == "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$") {
+		return p
+	}
+	return path.Join(dir, p)
 }
 
 func shellOut(c *rctx) {

@@ -45,8 +45,8 @@ var rowCases = []rowCase{
 
 	// Codex
 	{"codex", "exec_command", `{"cmd":"cargo test","workdir":"/r","yield_time_ms":10000,"max_output_tokens":20000}`, "Bash", "execute", "builtin", `{"command":"cargo test","cwd":"/r","yield_time_ms":10000,"max_output_tokens":20000}`, ""},
-	{"codex", "exec_command", `{"cmd":"sed -n '1,220p' README.md","workdir":"/r"}`, "Read", "read", "builtin", `{"command":"sed -n '1,220p' README.md","cwd":"/r","file_path":"README.md"}`, ""},
-	{"codex", "shell", `{"command":["bash","-lc","rg -n foo src"],"workdir":"/r"}`, "Grep", "search", "builtin", `{"command":"rg -n foo src","cwd":"/r","pattern":"foo","path":"src"}`, ""},
+	{"codex", "exec_command", `{"cmd":"sed -n '1,220p' README.md","workdir":"/r"}`, "Read", "read", "builtin", `{"command":"sed -n '1,220p' README.md","cwd":"/r","file_path":"/r/README.md"}`, ""},
+	{"codex", "shell", `{"command":["bash","-lc","rg -n foo src"],"workdir":"/r"}`, "Grep", "search", "builtin", `{"command":"rg -n foo src","cwd":"/r","pattern":"foo","path":"/r/src"}`, ""},
 	{"codex", "shell", `{"command":["ls"]}`, "LS", "search", "builtin", `{"command":"ls"}`, ""},
 	{"codex", "shell", `{"command":["git","commit","-m","a b"]}`, "Bash", "execute", "builtin", `{"command":"git commit -m 'a b'"}`, ""},
 	{"codex", "shell_command", `{"command":"mkdir -p myapp","workdir":"/r"}`, "Bash", "execute", "builtin", `{"command":"mkdir -p myapp","cwd":"/r"}`, ""},

@@ -103,3 +103,44 @@ func TestInterrupted(t *testing.T) {
 		t.Errorf("exit %d, want %d (stderr %s)", code, ExitInterrupted, errb.String())
 	}
 }
+
+const codexCall = `{"timestamp":"2026-01-01T00:00:00.000Z","type":"session_meta","payload":{"id":"t1","cwd":"/r"}}
+{"timestamp":"2026-01-01T00:00:01.000Z","type":"turn_context","payload":{"model":"gpt-5.1-codex-max"}}
+{"timestamp":"2026-01-01T00:00:02.000Z","type":"response_item","payload":{"type":"function_call","name":"shell_command","arguments":"{\"command\":\"cat README.md\",\"workdir\":\"/r\"}","call_id":"c1"}}
+{"timestamp":"2026-01-01T00:00:03.000Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":100,"cached_input_tokens":40,"output_tokens":10,"reasoning_output_tokens":4,"total_tokens":110},"model_context_window":258400}}}
+`
+
+func TestNormalizeCLI(t *testing.T) {
+	unknownModel := strings.Replace(codexCall, "gpt-5.1-codex-max", "no-such-model-7", 1)
+	cases := []runCase{
+		{name: "canonical tool", stdin: codexCall, stdout: []string{`"name":"Read"`, `"native_name":"shell_command"`, `"kind":"read"`, `"file_path":"/r/README.md"`, `"cost_usd":`}, noStderr: true, stdoutLines: 4},
+		{name: "raw kept beside", args: []string{"--raw"}, stdin: codexCall, stdout: []string{`"name":"Read"`, `"raw":{"timestamp":"2026-01-01T00:00:02.000Z","type":"response_item"`}, stdoutLines: 4},
+		{name: "to claude", args: []string{"--to", "claude"}, stdin: codexCall, stdout: []string{`"name":"Bash","native_name":"shell_command","kind":"read"`}, stdoutLines: 4},
+		{name: "unknown model warned once", stdin: unknownModel + strings.Replace(unknownModel, `"t1"`, `"t2"`, 1), stderr: []string{`no price for model "no-such-model-7"`}, stdoutLines: 8},
+		{name: "bad prices file", args: []string{"--prices", "/nonexistent.json"}, stdin: codexCall, code: ExitFailure, stderr: []string{"nonexistent.json"}, stdoutLines: 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			run(t, Normalize, context.Background(), c)
+		})
+	}
+	var errb bytes.Buffer
+	Run(context.Background(), Normalize(IO{In: strings.NewReader(unknownModel + unknownModel), Out: &bytes.Buffer{}, Err: &errb}), []string{"agt-normalize"})
+	if n := strings.Count(errb.String(), "no price for model"); n != 1 {
+		t.Errorf("%d warnings for one unknown model, want 1", n)
+	}
+}
+
+func TestStreamlogCLI(t *testing.T) {
+	cases := []runCase{
+		{name: "summary", stdin: codexCall, stdout: []string{" tool       Read  /r/README.md"}, noStderr: true, stdoutLines: 1},
+		{name: "raw", args: []string{"--mode", "raw"}, stdin: codexCall, stdout: []string{`"name":"Read"`}, stdoutLines: 4},
+		{name: "bad mode", args: []string{"--mode", "json"}, code: ExitUsage, stdoutLines: 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("NO_COLOR", "1")
+			run(t, Streamlog, context.Background(), c)
+		})
+	}
+}
