@@ -3,6 +3,8 @@ package transcript_test
 import (
 	"bytes"
 	"context"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -136,5 +138,31 @@ func TestGoldenTranscripts(t *testing.T) {
 			cons.Close()
 			providertest.Golden(t, buf.Bytes(), filepath.Join(root, "transcript", strings.ReplaceAll(rel, "/", "__")+".transcript.jsonl"))
 		})
+	}
+}
+
+// BenchmarkTranscript is agt-transcript fused (parse, normalize,
+// consolidate) over a generated tree ($AGT_BENCH_DIR, or the corpus).
+func BenchmarkTranscript(b *testing.B) {
+	dir := os.Getenv("AGT_BENCH_DIR")
+	if dir == "" {
+		dir = providertest.CorpusDir(b)
+	}
+	ins, _ := stage.Expand([]string{dir}, nil, provider.Claim)
+	var size int64
+	for _, in := range ins {
+		if st, err := os.Stat(in.Path); err == nil {
+			size += st.Size()
+		}
+	}
+	b.SetBytes(size)
+	n := &provider.Normalizer{Prices: price.Default()}
+	for i := 0; i < b.N; i++ {
+		cons := transcript.NewConsolidator(provider.UnitKey, false, transcript.Lines(io.Discard))
+		cfg := provider.Config{Quiet: true, Transform: n.Event, Sink: cons.Add}
+		if _, err := provider.Parse(context.Background(), cfg, ins, nil, io.Discard); err != nil {
+			b.Fatal(err)
+		}
+		cons.Close()
 	}
 }
