@@ -18,11 +18,20 @@ vet:
 test: vet
 	$(GO) test -count=1 ./...
 
+DEMO_CLAUDE := testdata/claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl
+DEMO_CODEX  := testdata/codex/agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl
+
 demo: build
-	@echo '== a Claude Code session' >&2
-	$(BIN)/agt-parse testdata/demo/claude-session.jsonl | head -n 8
-	@echo '== a Codex rollout' >&2
-	$(BIN)/agt-parse testdata/demo/codex-rollout.jsonl | head -n 8
+	@echo '== agt-parse: a real Claude Code session, first events'
+	@$(BIN)/agt-parse $(DEMO_CLAUDE) | head -n 4
+	@echo '== agt-parse: a real Codex rollout, first events'
+	@$(BIN)/agt-parse $(DEMO_CODEX) | head -n 4
+	@echo '== agt-streamlog: both sessions, one line per message and tool call (canonical tool names)'
+	@$(BIN)/agt-streamlog $(DEMO_CLAUDE) $(DEMO_CODEX)
+	@echo '== agt-transcript: one line per session (shown through jq when installed)'
+	@$(BIN)/agt-transcript $(DEMO_CLAUDE) $(DEMO_CODEX) | if command -v jq >/dev/null; then \
+		jq -c '{provider, model, messages: (.messages|length), tool_calls: .counts.tool_calls, tokens: .usage.total, cost_usd}'; \
+	else cut -c1-300; fi
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
