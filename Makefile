@@ -4,7 +4,7 @@ BIN     := bin
 CMDS    := $(notdir $(wildcard cmd/agt-*))
 SHARED  ?= ../shared
 
-.PHONY: all build test demo bench vet fmt clean
+.PHONY: all build test demo bench fuzz vet fmt clean
 
 all: build
 
@@ -35,6 +35,18 @@ demo: build
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
+
+# fuzz targets, each run for FUZZTIME; findings are added to testdata/fuzz
+# as regression cases that `make test` runs.
+FUZZTIME ?= 1m
+FUZZ     := provider:FuzzClaude provider:FuzzCodex provider:FuzzGemini provider:FuzzCopilot \
+            provider:FuzzPi provider:FuzzOpenCode provider:FuzzACP provider:FuzzDetect \
+            provider:FuzzNormalize provider/canon:FuzzNormalize transcript:FuzzTranscript
+
+fuzz:
+	@set -e; for t in $(FUZZ); do pkg=$${t%%:*}; fn=$${t#*:}; \
+		echo "== $$fn ($$pkg), $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) ./$$pkg; done
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

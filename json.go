@@ -120,13 +120,16 @@ func Decode(rec []byte, v any) error {
 	}
 	err := API.UnmarshalFromString(unsafe.String(&t[0], len(t)), v)
 	if err == nil {
-		return nil
+		return checkStrings(t)
 	}
 	if !API.Valid(t) {
 		if bytes.Count(t, []byte("{"))+bytes.Count(t, []byte("[")) > bytes.Count(t, []byte("}"))+bytes.Count(t, []byte("]")) {
 			return errors.New("not JSON (truncated record)")
 		}
 		return errors.New("not JSON")
+	}
+	if err := checkStrings(t); err != nil {
+		return err
 	}
 	msg := err.Error()
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {

@@ -47,6 +47,9 @@ var ErrData = errors.New("data error")
 const (
 	batchLines = 512
 	batchBytes = 256 << 10
+	// firstArena is the first batch's arena of a file: small, as many files
+	// are; it grows when the file is large.
+	firstArena = 16 << 10
 	headLines  = 5
 	maxDoc     = 1 << 30 // the largest whole-document input read
 )
@@ -66,6 +69,7 @@ type batch struct {
 	bytes int64
 	end   bool // the unit's last batch
 	recs  []*decoded
+	fixed []int // lines whose invalid UTF-8 was replaced
 	errs  []error
 
 	events   []agt.Event
@@ -92,7 +96,7 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 	read := make(chan *batch, n)
 	g.Go(func(ctx context.Context) error {
 		defer close(read)
-		lr := stage.NewLineReader(nil, 1<<20)
+		lr := stage.NewLineReader(nil, 64<<10)
 		for _, u := range Units(inputs) {
 			if cfg.Skip != nil && cfg.Skip(UnitKey(u.files[0].Path), u.files) {
 				skipped.Add(1)
@@ -268,7 +272,7 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, lr *stage.LineRe
 		}
 		// lines share one arena per batch; a line stays valid when the
 		// arena grows, as growing copies to a new array
-		arena := make([]byte, 0, batchBytes)
+		arena := make([]byte, 0, firstArena)
 		for rerr == nil {
 			if len(b.lines) >= batchLines || b.bytes >= batchBytes {
 				if err := flush(b); err != nil {
@@ -383,6 +387,13 @@ func decode(b *batch) *batch {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
+		// JSON text is UTF-8: invalid bytes (a binary tool output written
+		// raw) are replaced, so that the record is kept and what is copied
+		// out is valid
+		if l, fixed := agt.ValidUTF8(line); fixed {
+			b.lines[i], line = l, l
+			b.fixed = append(b.fixed, i)
+		}
 		v, err := b.u.parser.Decode(line)
 		b.recs[i] = &decoded{v, err}
 	}
@@ -418,6 +429,9 @@ func apply(b *batch) {
 	}
 	ev, d := em.Take()
 	b.events = ev
+	for _, i := range b.fixed {
+		b.diags = append(b.diags, agt.Diag{Src: agt.Src{Path: b.path, Line: b.first + int64(i)}, Text: "invalid UTF-8 replaced with U+FFFD"})
+	}
 	b.diags = append(b.diags, d...)
 	if b.end { // the unit's state is no longer needed
 		u.parser, u.em = nil, nil

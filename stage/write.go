@@ -18,7 +18,7 @@ type Writer struct {
 }
 
 // NewWriter buffers w.
-func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriterSize(w, 256<<10)} }
+func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriterSize(w, 64<<10)} }
 
 // Write writes p; after the first error it writes nothing and returns it.
 func (w *Writer) Write(p []byte) (int, error) {

@@ -1,0 +1,115 @@
+package agt
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"unicode/utf8"
+)
+
+// hexDigit tells hexadecimal digits apart.
+var hexDigit = [256]bool{
+	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true,
+	'a': true, 'b': true, 'c': true, 'd': true, 'e': true, 'f': true,
+	'A': true, 'B': true, 'C': true, 'D': true, 'E': true, 'F': true,
+}
+
+// checkStrings reports the first string content JSON does not allow in a
+// record whose structure is valid: a control character, or an escape other
+// than \" \\ \/ \b \f \n \r \t \uXXXX. (The structural validator does not
+// look inside strings, and raw fragments are copied to the output as they
+// are, so they must be right.) In valid structure every backslash is in a
+// string; a control character may be white space between tokens, which the
+// slow path tells apart.
+func checkStrings(b []byte) error {
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], '\\')
+		if j < 0 {
+			break
+		}
+		i += j
+		if i+1 >= len(b) {
+			return fmt.Errorf("not JSON (a string ends in a backslash)")
+		}
+		switch b[i+1] {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			i += 2
+		case 'u':
+			if i+5 >= len(b) || !hexDigit[b[i+2]] || !hexDigit[b[i+3]] || !hexDigit[b[i+4]] || !hexDigit[b[i+5]] {
+				return fmt.Errorf("not JSON (bad \\u escape at byte %d)", i)
+			}
+			i += 6
+		default:
+			return fmt.Errorf("not JSON (bad escape \\%c at byte %d)", b[i+1], i)
+		}
+	}
+	if !hasControl(b) {
+		return nil
+	}
+	in := false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '\\' && in:
+			i++
+		case c == '"':
+			in = !in
+		case c < 0x20 && in:
+			return fmt.Errorf("not JSON (control character %#02x in a string at byte %d)", c, i)
+		}
+	}
+	return nil
+}
+
+const (
+	lows  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// hasControl reports whether b holds a byte below 0x20, 8 bytes at a time.
+func hasControl(b []byte) bool {
+	i := 0
+	for ; i+32 <= len(b); i += 32 {
+		w0 := binary.LittleEndian.Uint64(b[i:])
+		w1 := binary.LittleEndian.Uint64(b[i+8:])
+		w2 := binary.LittleEndian.Uint64(b[i+16:])
+		w3 := binary.LittleEndian.Uint64(b[i+24:])
+		if ((w0-lows*0x20)&^w0|(w1-lows*0x20)&^w1|(w2-lows*0x20)&^w2|(w3-lows*0x20)&^w3)&highs != 0 {
+			return true
+		}
+	}
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if (w-lows*0x20)&^w&highs != 0 {
+			return true
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] < 0x20 {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidUTF8 returns b, or a copy with invalid UTF-8 replaced by U+FFFD and
+// true.
+func ValidUTF8(b []byte) ([]byte, bool) {
+	if utf8.Valid(b) {
+		return b, false
+	}
+	return []byte(string(bytesToValid(b))), true
+}
+
+func bytesToValid(b []byte) []byte {
+	out := make([]byte, 0, len(b)+8)
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if r == utf8.RuneError && n == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, b[:n]...)
+		}
+		b = b[n:]
+	}
+	return out
+}
