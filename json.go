@@ -123,10 +123,7 @@ func Decode(rec []byte, v any) error {
 		return checkStrings(t)
 	}
 	if !API.Valid(t) {
-		if bytes.Count(t, []byte("{"))+bytes.Count(t, []byte("[")) > bytes.Count(t, []byte("}"))+bytes.Count(t, []byte("]")) {
-			return errors.New("not JSON (truncated record)")
-		}
-		return errors.New("not JSON")
+		return invalid(t)
 	}
 	if err := checkStrings(t); err != nil {
 		return err
@@ -136,6 +133,39 @@ func Decode(rec []byte, v any) error {
 		msg = msg[:i]
 	}
 	return &FieldError{Msg: msg}
+}
+
+// maxDepth is how deep the JSON decoder nests.
+const maxDepth = 4096
+
+// invalid says why a record that is not valid JSON is not: too deep,
+// truncated, or anything else.
+func invalid(t []byte) error {
+	depth, deepest, opens, closes := 0, 0, 0, 0
+	in := false
+	for i := 0; i < len(t); i++ {
+		switch c := t[i]; {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case in:
+		case c == '{' || c == '[':
+			depth++
+			opens++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+			closes++
+		}
+	}
+	switch {
+	case deepest > maxDepth:
+		return fmt.Errorf("JSON nested deeper than %d levels", maxDepth)
+	case opens > closes || in:
+		return errors.New("not JSON (truncated record)")
+	}
+	return errors.New("not JSON")
 }
 
 // FieldError reports fields of unexpected types in a record that is

@@ -315,6 +315,9 @@ func readHead(lr *stage.LineReader, b *batch) (agt.Head, error) {
 		if err != nil {
 			return h, err
 		}
+		if len(b.lines) == 0 { // a UTF-8 byte order mark is not content
+			line = bytes.TrimPrefix(line, []byte("\ufeff"))
+		}
 		b.lines = append(b.lines, line)
 		b.bytes += int64(len(line)) + 1
 		t := bytes.TrimSpace(line)
@@ -355,6 +358,9 @@ func (u *unit) detect(cfg Config, forced Provider, path string, head agt.Head, b
 		format = p.Sniff(head)
 		if format == "" {
 			format = p.Formats()[0]
+			if q, f := Detect(head); q != nil && len(head.Lines)+len(head.Doc) > 0 {
+				b.diags = append(b.diags, agt.Diag{Src: agt.Src{Path: path}, Text: fmt.Sprintf("--provider %s given, but the content looks like %s (%s): records %s does not know become unknown events", p.Name(), q.Name(), f, p.Name())})
+			}
 		}
 	} else {
 		p, format = Detect(head)
