@@ -46,7 +46,7 @@ FUZZ     := provider:FuzzClaude provider:FuzzCodex provider:FuzzGemini provider:
 fuzz:
 	@set -e; for t in $(FUZZ); do pkg=$${t%%:*}; fn=$${t#*:}; \
 		echo "== $$fn ($$pkg), $(FUZZTIME)"; \
-		$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) ./$$pkg; done
+		$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./$$pkg; done
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')
