@@ -1,0 +1,34 @@
+package agt
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/bytedance/sonic/encoder"
+)
+
+// TestSonicNative guards against the silent fallback: on amd64 (and arm64)
+// sonic must run its native JIT encoder and decoder, not encoding/json (a Go
+// release newer than sonic supports builds the fallback without a word).
+func TestSonicNative(t *testing.T) {
+	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
+		t.Skipf("sonic has no native mode on %s", runtime.GOARCH)
+	}
+	if encoder.EnableFallback {
+		t.Fatalf("sonic runs in its encoding/json fallback on %s/%s with %s: pin a Go release sonic supports or upgrade sonic", runtime.GOOS, runtime.GOARCH, runtime.Version())
+	}
+}
+
+// TestRoundTrip: an event decoded and encoded again gives the same bytes
+// (what makes agt-parse | agt-normalize equal to agt-normalize).
+func TestRoundTrip(t *testing.T) {
+	line := `{"schema":"agt.event/1","id":"i","session":"s","native_session":"n","provider":"claude","format":"claude-session","seq":3,"ts":"2026-01-01T00:00:00.000Z","parent":"p","stream":"main","kind":"tool_result","text":"a \"quoted\" \u00e9 text\n","result":{"id":"t","call":"c","output":[{"type":"text","text":"x"}],"is_error":true,"exit_code":2},"usage":{"scope":"call","input":1,"cache_read":2,"cache_write":3,"cache_write_1h":1,"output":4,"reasoning":0,"total":10,"cost_usd":0.0123,"context_window":200000,"message_id":"m","speed":"fast"},"meta":{"type":"x","data":{"b":1,"a":[1,2]}},"src":{"path":"f","line":7},"raw":{"any":"thing"}}`
+	var ev Event
+	if err := Decode([]byte(line), &ev); err != nil {
+		t.Fatal(err)
+	}
+	out := Marshal(&ev)
+	if string(out) != line {
+		t.Errorf("round trip differs:\n got  %s\n want %s", out, line)
+	}
+}
