@@ -4,7 +4,7 @@ BIN     := bin
 CMDS    := $(notdir $(wildcard cmd/agt-*))
 SHARED  ?= ../shared
 
-.PHONY: all build test demo bench fuzz vet fmt clean
+.PHONY: all build test demo bench gobench fuzz vet fmt clean
 
 all: build
 
@@ -33,7 +33,16 @@ demo: build
 		jq -c '{provider, model, messages: (.messages|length), tool_calls: .counts.tool_calls, tokens: .usage.total, cost_usd}'; \
 	else cut -c1-300; fi
 
+# bench: the table of MB/s and peak RSS of every filter beside cat, jq and
+# ccusage on generated trees (BENCH_MIB of Claude Code logs, half as much
+# Codex); gobench: the Go benchmarks.
+BENCH_MIB ?= 200
+BENCH_RUNS ?= 3
+
 bench:
+	$(GO) run ./cmd/internal/benchtable -mib $(BENCH_MIB) -runs $(BENCH_RUNS) -shared $(SHARED)
+
+gobench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
 
 # fuzz targets, each run for FUZZTIME; findings are added to testdata/fuzz

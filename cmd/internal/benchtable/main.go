@@ -1,0 +1,224 @@
+// Command benchtable is `make bench`: it builds the filters, generates large
+// log trees with the shared generator, and prints MB/s and peak RSS of each
+// filter beside cat, jq and (when installed) ccusage and tokscale on the same
+// bytes, each figure the median of several runs.
+//
+//	go run ./cmd/internal/benchtable [-mib 200] [-runs 3] [-shared ../shared]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	mib := flag.Int("mib", 200, "MiB of Claude Code logs to generate (Codex: half)")
+	runs := flag.Int("runs", 3, "runs per figure (the median is shown)")
+	shared := flag.String("shared", filepath.Join("..", "shared"), "the shared folder (corpus and generator)")
+	cache := flag.String("cache", filepath.Join(os.TempDir(), "agt-bench"), "where trees and tools are kept between runs")
+	flag.Parse()
+	if err := run(*mib, *runs, *shared, *cache); err != nil {
+		fmt.Fprintln(os.Stderr, "benchtable:", err)
+		os.Exit(1)
+	}
+}
+
+// step is one process of a measured pipeline.
+type step struct {
+	name string
+	args []string
+	env  []string
+}
+
+// result is one measured run.
+type result struct {
+	wall time.Duration
+	rss  int64 // KiB, summed over the pipeline's processes
+}
+
+func run(mib, runs int, shared, cache string) error {
+	bin := filepath.Join(cache, "bin")
+	fmt.Fprintln(os.Stderr, "building the filters…")
+	if out, err := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "./cmd/...").CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	tree := filepath.Join(cache, fmt.Sprintf("tree-%d", mib))
+	if _, err := os.Stat(filepath.Join(tree, "MANIFEST.json")); err != nil {
+		fmt.Fprintln(os.Stderr, "generating the log trees…")
+		gen := exec.Command("python3", filepath.Join(shared, "tools", "gen-big-logs.py"), fmt.Sprint(mib), fmt.Sprint(mib/2), "--out", tree, "--samples", filepath.Join(shared, "corpus"))
+		gen.Stderr = os.Stderr
+		if err := gen.Run(); err != nil {
+			return fmt.Errorf("gen-big-logs.py: %v", err)
+		}
+	}
+	ccusage := findCCUsage(cache)
+	tokscale, _ := exec.LookPath("tokscale")
+	agt := func(name string) string { return filepath.Join(bin, name) }
+	for _, p := range []string{"claude", "codex"} {
+		dir := filepath.Join(tree, p)
+		files, size := logFiles(dir)
+		out := filepath.Join(cache, "out")
+		rows := []struct {
+			name  string
+			steps []step
+		}{
+			{"cat", []step{{name: "cat", args: files}}},
+			{"jq -c .", []step{{name: "cat", args: files}, {name: "jq", args: []string{"-c", "."}}}},
+			{"agt-parse", []step{{name: agt("agt-parse"), args: []string{"-q", dir}}}},
+			{"agt-normalize (fused)", []step{{name: agt("agt-normalize"), args: []string{"-q", dir}}}},
+			{"agt-transcript (fused, stdout)", []step{{name: agt("agt-transcript"), args: []string{"-q", dir}}}},
+			{"agt-transcript -o (fused, batch)", []step{{name: "sh", args: []string{"-c", "rm -rf " + out + " && exec " + agt("agt-transcript") + " -q -o " + out + " " + dir}}}},
+			{"parse | normalize | transcript", []step{{name: agt("agt-parse"), args: []string{"-q", dir}}, {name: agt("agt-normalize"), args: []string{"-q"}}, {name: agt("agt-transcript"), args: []string{"-q"}}}},
+		}
+		if ccusage != "" {
+			env := "CLAUDE_CONFIG_DIR=" + dir
+			if p == "codex" {
+				env = "CODEX_HOME=" + dir
+			}
+			rows = append(rows, struct {
+				name  string
+				steps []step
+			}{"ccusage " + p + " session --json", []step{{name: ccusage, args: []string{p, "session", "--json", "--offline"}, env: []string{env}}}})
+		}
+		if tokscale != "" {
+			rows = append(rows, struct {
+				name  string
+				steps []step
+			}{"tokscale", []step{{name: tokscale, args: []string{"--home", filepath.Join(tree, "home"), "--json"}}}})
+		}
+		fmt.Printf("\n%s tree: %d files, %.1f MB (median of %d runs; RSS summed over a pipeline's processes)\n\n", p, len(files), float64(size)/1e6, runs)
+		fmt.Printf("| %-34s | %8s | %9s | %9s | %7s | %10s |\n", "tool", "seconds", "MB/s", "peak RSS", "× jq", "× ccusage")
+		fmt.Printf("|%s|%s|%s|%s|%s|%s|\n", strings.Repeat("-", 36), strings.Repeat("-", 10), strings.Repeat("-", 11), strings.Repeat("-", 11), strings.Repeat("-", 9), strings.Repeat("-", 12))
+		var jq, cc float64
+		type line struct {
+			name string
+			r    result
+		}
+		var lines []line
+		for _, row := range rows {
+			r, err := measure(row.steps, runs)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "%s: %v\n", row.name, err)
+				continue
+			}
+			lines = append(lines, line{row.name, r})
+			rate := float64(size) / 1e6 / r.wall.Seconds()
+			switch {
+			case row.name == "jq -c .":
+				jq = rate
+			case strings.HasPrefix(row.name, "ccusage"):
+				cc = rate
+			}
+		}
+		for _, l := range lines {
+			rate := float64(size) / 1e6 / l.r.wall.Seconds()
+			fmt.Printf("| %-34s | %8.2f | %9.1f | %6.0f MB | %7s | %10s |\n", l.name, l.r.wall.Seconds(), rate, float64(l.r.rss)/1024, ratio(rate, jq), ratio(rate, cc))
+		}
+	}
+	return nil
+}
+
+func ratio(a, b float64) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", a/b)
+}
+
+// logFiles lists the .jsonl files below dir, sorted, and their size.
+func logFiles(dir string) ([]string, int64) {
+	var files []string
+	var size int64
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+			files = append(files, p)
+			if st, err := d.Info(); err == nil {
+				size += st.Size()
+			}
+		}
+		return nil
+	})
+	sort.Strings(files)
+	return files, size
+}
+
+// measure runs a pipeline runs times and returns the median wall time and
+// the median of the summed peak RSS.
+func measure(steps []step, runs int) (result, error) {
+	var rs []result
+	for i := 0; i < runs; i++ {
+		r, err := once(steps)
+		if err != nil {
+			return r, err
+		}
+		rs = append(rs, r)
+	}
+	sort.Slice(rs, func(i, j int) bool { return rs[i].wall < rs[j].wall })
+	med := rs[len(rs)/2]
+	sort.Slice(rs, func(i, j int) bool { return rs[i].rss < rs[j].rss })
+	med.rss = rs[len(rs)/2].rss
+	return med, nil
+}
+
+func once(steps []step) (result, error) {
+	cmds := make([]*exec.Cmd, len(steps))
+	for i, s := range steps {
+		cmds[i] = exec.Command(s.name, s.args...)
+		cmds[i].Env = append(os.Environ(), s.env...)
+		cmds[i].Stderr = io.Discard
+	}
+	for i := 1; i < len(cmds); i++ {
+		r, err := cmds[i-1].StdoutPipe()
+		if err != nil {
+			return result{}, err
+		}
+		cmds[i].Stdin = r
+	}
+	cmds[len(cmds)-1].Stdout = io.Discard
+	start := time.Now()
+	for _, c := range cmds {
+		if err := c.Start(); err != nil {
+			return result{}, err
+		}
+	}
+	var rss int64
+	var first error
+	for _, c := range cmds {
+		if err := c.Wait(); err != nil && first == nil {
+			first = fmt.Errorf("%s: %v", c.Path, err)
+		}
+		if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			rss += ru.Maxrss
+		}
+	}
+	return result{time.Since(start), rss}, first
+}
+
+// findCCUsage finds ccusage 20 on PATH, or installs it from the npm
+// registry into the cache when npm is there.
+func findCCUsage(cache string) string {
+	if p, err := exec.LookPath("ccusage"); err == nil {
+		return p
+	}
+	local := filepath.Join(cache, "npm", "node_modules", ".bin", "ccusage")
+	if _, err := os.Stat(local); err == nil {
+		return local
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		return ""
+	}
+	fmt.Fprintln(os.Stderr, "installing ccusage@20.0.24 for comparison…")
+	if err := exec.Command("npm", "install", "--silent", "--prefix", filepath.Join(cache, "npm"), "ccusage@20.0.24").Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "ccusage not installed:", err)
+		return ""
+	}
+	return local
+}
