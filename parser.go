@@ -235,11 +235,19 @@ func (e *Emitter) Pass(ev Event) {
 	e.out = append(e.out, ev)
 }
 
+// MaxLineText bounds the text an error event keeps of its line.
+const MaxLineText = 1 << 20
+
 // Errorf records a data error on the current record: an error event that
 // keeps the record's text, and a diagnostic.
 func (e *Emitter) Errorf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
-	e.Emit(Event{Kind: KindError, Error: &Error{Message: msg, LineText: ValidText(string(e.raw))}}, "", "error")
+	text := e.raw
+	if len(text) > MaxLineText {
+		msg += fmt.Sprintf(" (line text cut to %d of %d bytes)", MaxLineText, len(text))
+		text = text[:MaxLineText]
+	}
+	e.Emit(Event{Kind: KindError, Error: &Error{Message: msg, LineText: ValidText(string(text))}}, "", "error")
 	e.diags = append(e.diags, Diag{Src: e.src, Text: msg, Data: true})
 }
 

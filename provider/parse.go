@@ -45,11 +45,10 @@ type Stats struct {
 var ErrData = errors.New("data error")
 
 const (
-	batchLines = 512
 	batchBytes = 256 << 10
-	// firstArena is the first batch's arena of a file: small, as many files
-	// are; it grows when the file is large.
-	firstArena = 16 << 10
+	// firstBlock is the size of a file's first block: small, as many files
+	// are.
+	firstBlock = 16 << 10
 	headLines  = 5
 	maxDoc     = 1 << 30 // the largest whole-document input read
 )
@@ -96,13 +95,12 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 	read := make(chan *batch, n)
 	g.Go(func(ctx context.Context) error {
 		defer close(read)
-		lr := stage.NewLineReader(nil, 64<<10)
 		for _, u := range Units(inputs) {
 			if cfg.Skip != nil && cfg.Skip(UnitKey(u.files[0].Path), u.files) {
 				skipped.Add(1)
 				continue
 			}
-			if err := readUnit(ctx, cfg, forced, lr, u, read); err != nil {
+			if err := readUnit(ctx, cfg, forced, u, read); err != nil {
 				return err
 			}
 		}
@@ -235,7 +233,7 @@ func Units(inputs []stage.Input) []*unit {
 }
 
 // readUnit reads the files of u and sends their lines in batches.
-func readUnit(ctx context.Context, cfg Config, forced Provider, lr *stage.LineReader, u *unit, out chan<- *batch) error {
+func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, out chan<- *batch) error {
 	send := func(b *batch) error {
 		select {
 		case out <- b:
@@ -262,41 +260,39 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, lr *stage.LineRe
 			}
 			continue
 		}
-		lr.Reset(rc)
-		b := &batch{u: u, path: in.Path, first: 1}
-		var rerr error
-		if i == 0 || u.parser == nil {
-			var head agt.Head
-			head, rerr = readHead(lr, b)
-			u.detect(cfg, forced, in.Path, head, b)
-		}
-		// lines share one arena per batch; a line stays valid when the
-		// arena grows, as growing copies to a new array
-		arena := make([]byte, 0, firstArena)
-		for rerr == nil {
-			if len(b.lines) >= batchLines || b.bytes >= batchBytes {
-				if err := flush(b); err != nil {
-					rc.Close()
-					return err
+		br := stage.NewBlockReader(rc)
+		size := firstBlock
+		for first := true; ; first = false {
+			lines, rerr := br.Next(size)
+			size = batchBytes
+			b := &batch{u: u, path: in.Path, first: br.Line() - int64(len(lines)) + 1, lines: lines}
+			if first {
+				if len(lines) > 0 { // a UTF-8 byte order mark is not content
+					lines[0] = bytes.TrimPrefix(lines[0], []byte("\ufeff"))
 				}
-				b = &batch{u: u, path: in.Path, first: lr.Line() + 1}
-				arena = make([]byte, 0, batchBytes)
+				if i == 0 || u.parser == nil {
+					var head agt.Head
+					if head, rerr = readHead(br, b, rerr); head.Doc != nil && rerr == nil {
+						rerr = io.EOF // the document is the whole input
+					}
+					u.detect(cfg, forced, in.Path, head, b)
+				}
 			}
-			start := len(arena)
-			arena, rerr = lr.Next(arena)
-			if rerr == nil {
-				line := arena[start:len(arena):len(arena)]
-				b.lines = append(b.lines, line)
-				b.bytes += int64(len(line)) + 1
+			for _, l := range b.lines {
+				b.bytes += int64(len(l)) + 1
+			}
+			if rerr != nil && rerr != io.EOF {
+				b.diags = append(b.diags, agt.Diag{Src: agt.Src{Path: in.Path, Line: br.Line() + 1}, Text: "unreadable: " + rerr.Error(), IO: true})
+			}
+			if err := flush(b); err != nil {
+				rc.Close()
+				return err
+			}
+			if rerr != nil {
+				break
 			}
 		}
 		rc.Close()
-		if rerr != io.EOF {
-			b.diags = append(b.diags, agt.Diag{Src: agt.Src{Path: in.Path, Line: lr.Line() + 1}, Text: "unreadable: " + rerr.Error(), IO: true})
-		}
-		if err := flush(b); err != nil {
-			return err
-		}
 	}
 	if last == nil {
 		last = &batch{u: u}
@@ -305,44 +301,33 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, lr *stage.LineRe
 	return send(last)
 }
 
-// readHead reads the first non-blank lines of an input into b. When the
-// first one is not JSON but opens a JSON document, the whole input is read
-// as one document record.
-func readHead(lr *stage.LineReader, b *batch) (agt.Head, error) {
+// readHead takes the first non-blank lines of an input from its first batch
+// b for detection. When the first one is not JSON but opens a JSON
+// document, the whole input is read as one document record (compacted).
+func readHead(br *stage.BlockReader, b *batch, rerr error) (agt.Head, error) {
 	var h agt.Head
-	for len(h.Lines) < headLines {
-		line, err := lr.Next(nil)
-		if err != nil {
-			return h, err
-		}
-		if len(b.lines) == 0 { // a UTF-8 byte order mark is not content
-			line = bytes.TrimPrefix(line, []byte("\ufeff"))
-		}
-		b.lines = append(b.lines, line)
-		b.bytes += int64(len(line)) + 1
+	for _, line := range b.lines {
 		t := bytes.TrimSpace(line)
 		if len(t) == 0 {
 			continue
 		}
 		if len(h.Lines) == 0 && (t[0] == '{' || t[0] == '[') && !agt.API.Valid(t) {
-			rest, err := io.ReadAll(io.LimitReader(lr.Reader(), maxDoc))
-			var doc []byte
-			for _, l := range b.lines {
-				doc = append(append(doc, l...), '\n')
+			doc := bytes.Join(b.lines, []byte("\n"))
+			if rerr == nil {
+				rest, err := io.ReadAll(io.LimitReader(br.Rest(), maxDoc))
+				doc = append(append(doc, '\n'), rest...)
+				rerr = err
 			}
-			doc = agt.Compact(append(doc, rest...))
-			b.lines = [][]byte{doc}
-			b.bytes = int64(len(doc))
-			b.first = 0
+			doc = agt.Compact(doc)
+			b.lines, b.first = [][]byte{doc}, 0
 			h.Doc = doc
-			if err == nil {
-				err = io.EOF
-			}
-			return h, err
+			return h, rerr
 		}
-		h.Lines = append(h.Lines, t)
+		if h.Lines = append(h.Lines, t); len(h.Lines) == headLines {
+			break
+		}
 	}
-	return h, nil
+	return h, rerr
 }
 
 // detect picks the provider and format of u from the head of its first file.

@@ -1,56 +1,99 @@
 package stage
 
 import (
-	"bufio"
 	"bytes"
 	"io"
 )
 
-// LineReader reads lines of any length. Line ends (\n or \r\n) are removed.
-type LineReader struct {
-	r *bufio.Reader
-	n int64
+// BlockReader reads an input in blocks of whole lines: each block is read
+// straight into a buffer of its own and its lines are slices of it, so a
+// line is never copied, however long (a line longer than a block grows the
+// block). Line ends (\n or \r\n) are removed.
+type BlockReader struct {
+	r     io.Reader
+	carry []byte // the start of a line the last block cut
+	n     int64  // lines returned so far
+	err   error
 }
 
-// NewLineReader reads from r with a buffer of size bytes.
-func NewLineReader(r io.Reader, size int) *LineReader {
-	return &LineReader{r: bufio.NewReaderSize(r, size)}
-}
+// NewBlockReader reads from r.
+func NewBlockReader(r io.Reader) *BlockReader { return &BlockReader{r: r} }
 
-// Reset makes l read from r, keeping its buffer, and counts lines from 1.
-func (l *LineReader) Reset(r io.Reader) {
-	l.r.Reset(r)
-	l.n = 0
-}
+// Line is the number of the last line returned, 1-based.
+func (b *BlockReader) Line() int64 { return b.n }
 
-// Line is the number of the line last returned, 1-based.
-func (l *LineReader) Line() int64 { return l.n }
-
-// Next appends the next line to dst and returns dst; the line is what was
-// appended. At the end of input it returns io.EOF; a last line without a
-// line end is returned first.
-func (l *LineReader) Next(dst []byte) ([]byte, error) {
-	start := len(dst)
-	for {
-		chunk, err := l.r.ReadSlice('\n')
-		dst = append(dst, chunk...)
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		if err == io.EOF && len(dst) > start {
-			err = nil
-		}
-		if err != nil {
-			return dst[:start], err
-		}
-		l.n++
-		line := dst[start:]
-		line = bytes.TrimSuffix(line, []byte{'\n'})
-		line = bytes.TrimSuffix(line, []byte{'\r'})
-		return dst[:start+len(line)], nil
+// Next returns the next lines, about size bytes of them (at least one line
+// unless the input is done). At the end of input it returns io.EOF with the
+// last lines (a last line without a line end included); a read error is
+// returned with the whole lines before it.
+func (b *BlockReader) Next(size int) ([][]byte, error) {
+	if b.err != nil && len(b.carry) == 0 {
+		return nil, b.err
 	}
+	buf := make([]byte, len(b.carry), max(size, 2*len(b.carry)))
+	copy(buf, b.carry)
+	b.carry = nil
+	scanned := 0 // bytes of buf known to hold no line end
+	for b.err == nil {
+		if i := bytes.IndexByte(buf[scanned:], '\n'); i >= 0 && len(buf) >= size/2 {
+			break // whole lines and a fair block
+		} else if i < 0 {
+			scanned = len(buf)
+		}
+		if len(buf) == cap(buf) {
+			grown := make([]byte, len(buf), 2*cap(buf)) // a line longer than the block
+			copy(grown, buf)
+			buf = grown
+		}
+		n, err := b.r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err != nil {
+			b.err = err
+		}
+	}
+	var lines [][]byte
+	for len(buf) > 0 {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			if b.err == nil {
+				b.carry = buf // the cut line: read again with the next block
+				break
+			}
+			if b.err != io.EOF {
+				break // a read error cut the line: it is not returned
+			}
+			i = len(buf)
+		}
+		line := buf[:i:i]
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[: n-1 : n-1]
+		}
+		lines = append(lines, line)
+		b.n++
+		if i == len(buf) {
+			break
+		}
+		buf = buf[i+1:]
+	}
+	if b.err != nil && len(b.carry) == 0 {
+		return lines, b.err
+	}
+	return lines, nil
 }
 
-// Reader is the underlying buffered reader, for reading the rest of the
-// input at once.
-func (l *LineReader) Reader() *bufio.Reader { return l.r }
+// Rest returns what is left of the input after the lines returned so far.
+func (b *BlockReader) Rest() io.Reader {
+	carry := b.carry
+	b.carry = nil
+	if b.err != nil {
+		if b.err == io.EOF {
+			return bytes.NewReader(carry)
+		}
+		return io.MultiReader(bytes.NewReader(carry), errReader{b.err})
+	}
+	return io.MultiReader(bytes.NewReader(carry), b.r)
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }

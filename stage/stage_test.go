@@ -3,14 +3,15 @@ package stage
 import (
 	"context"
 	"io"
+	"testing/iotest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-func TestLineReader(t *testing.T) {
-	long := strings.Repeat("x", 3<<20) // longer than the buffer
+func TestBlockReader(t *testing.T) {
+	long := strings.Repeat("x", 3<<20) // longer than a block
 	cases := []struct {
 		name, in string
 		want     []string
@@ -22,36 +23,50 @@ func TestLineReader(t *testing.T) {
 		{"blank lines kept", "a\n\nb", []string{"a", "", "b"}},
 		{"long line", "a\n" + long + "\nb", []string{"a", long, "b"}},
 		{"bare cr inside", "a\rb\n", []string{"a\rb"}},
+		{"many short lines", strings.Repeat("0123456789\n", 5000), strings.Split(strings.Repeat("0123456789\n", 5000), "\n")[:5000]},
 	}
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			lr := NewLineReader(strings.NewReader(c.in), 64<<10)
-			var got []string
-			var buf []byte
-			for {
-				start := len(buf)
-				var err error
-				buf, err = lr.Next(buf)
-				if err == io.EOF {
-					break
+		for _, size := range []int{7, 64 << 10} {
+			t.Run(c.name, func(t *testing.T) {
+				br := NewBlockReader(iotest.HalfReader(strings.NewReader(c.in)))
+				var got []string
+				for {
+					lines, err := br.Next(size)
+					for _, l := range lines {
+						got = append(got, string(l))
+					}
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
 				}
-				if err != nil {
-					t.Fatal(err)
+				if len(got) != len(c.want) {
+					t.Fatalf("block %d: got %d lines, want %d", size, len(got), len(c.want))
 				}
-				got = append(got, string(buf[start:]))
-			}
-			if len(got) != len(c.want) {
-				t.Fatalf("got %d lines, want %d", len(got), len(c.want))
-			}
-			for i := range got {
-				if got[i] != c.want[i] {
-					t.Errorf("line %d: got %.20q, want %.20q", i+1, got[i], c.want[i])
+				for i := range got {
+					if got[i] != c.want[i] {
+						t.Errorf("line %d: got %.20q, want %.20q", i+1, got[i], c.want[i])
+					}
 				}
-			}
-			if lr.Line() != int64(len(c.want)) {
-				t.Errorf("Line() = %d", lr.Line())
-			}
-		})
+				if br.Line() != int64(len(c.want)) {
+					t.Errorf("Line() = %d", br.Line())
+				}
+			})
+		}
+	}
+}
+
+func TestBlockReaderRest(t *testing.T) {
+	br := NewBlockReader(strings.NewReader("a\nbcdefgh\nij"))
+	lines, err := br.Next(4)
+	if err != nil || len(lines) != 1 || string(lines[0]) != "a" {
+		t.Fatalf("first block %q %v", lines, err)
+	}
+	rest, _ := io.ReadAll(br.Rest())
+	if string(rest) != "bcdefgh\nij" {
+		t.Errorf("rest %q", rest)
 	}
 }
 
