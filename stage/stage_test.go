@@ -3,11 +3,11 @@ package stage
 import (
 	"context"
 	"io"
-	"testing/iotest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestBlockReader(t *testing.T) {
