@@ -90,7 +90,7 @@ func NewEmitter(provider, format string, opts Options) *Emitter {
 func (e *Emitter) At(src Src, raw Raw) {
 	e.src, e.raw = src, raw
 	if e.fallback == "" {
-		e.fallback = fallbackSession(src.Path)
+		e.fallback = FallbackSession(src.Path)
 	}
 }
 
@@ -280,7 +280,9 @@ func (e *Emitter) Take() ([]Event, []Diag) {
 	return out, d
 }
 
-func fallbackSession(path string) string {
+// FallbackSession names the session of an input whose records never name
+// one: the file name without its extensions ("stdin" for standard input).
+func FallbackSession(path string) string {
 	if path == "" || path == "-" {
 		return "stdin"
 	}

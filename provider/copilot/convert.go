@@ -95,14 +95,10 @@ func fallbackSession(path string) string {
 	if path == "" || path == "-" {
 		return "stdin"
 	}
-	base := filepath.Base(path)
-	if base == "events.jsonl" {
+	if filepath.Base(path) == "events.jsonl" {
 		if dir := filepath.Base(filepath.Dir(path)); dir != "." && dir != string(filepath.Separator) {
 			return dir
 		}
 	}
-	for _, ext := range []string{".gz", ".jsonl", ".json", ".ndjson"} {
-		base = strings.TrimSuffix(base, ext)
-	}
-	return base
+	return agt.FallbackSession(path)
 }

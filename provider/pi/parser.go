@@ -1,9 +1,7 @@
 package pi
 
 import (
-	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/agt-project/agt"
@@ -47,7 +45,7 @@ func (p *parser) Apply(em *agt.Emitter, v any) {
 	if em.Current() == "" {
 		p.hold = append(p.hold, held{em.Src(), em.Line(), r})
 		if len(p.hold) >= maxHold {
-			p.enter(em, fallbackSession(em.Src().Path))
+			p.enter(em, agt.FallbackSession(em.Src().Path))
 		}
 		return
 	}
@@ -57,7 +55,7 @@ func (p *parser) Apply(em *agt.Emitter, v any) {
 // Finish puts records still held into the session named after the file.
 func (p *parser) Finish(em *agt.Emitter) {
 	if len(p.hold) > 0 {
-		p.enter(em, fallbackSession(p.hold[0].src.Path))
+		p.enter(em, agt.FallbackSession(p.hold[0].src.Path))
 	}
 }
 
@@ -110,19 +108,6 @@ func (r *record) sessionID() string {
 		return d.SessionID
 	}
 	return ""
-}
-
-// fallbackSession names the session of an input that names none, as the
-// emitter does: the file name without its extensions.
-func fallbackSession(path string) string {
-	if path == "" || path == "-" {
-		return "stdin"
-	}
-	base := filepath.Base(path)
-	for _, ext := range []string{".gz", ".jsonl", ".json", ".ndjson"} {
-		base = strings.TrimSuffix(base, ext)
-	}
-	return base
 }
 
 const tsLayout = "2006-01-02T15:04:05.000Z"
