@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
@@ -64,16 +63,7 @@ Exit status: 0 done, 1 an input could not be read or a data error under
 		}
 		inputs, failed := expand(c, io, cfg)
 		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
-		if errors.Is(err, provider.ErrData) {
-			return Failed(err)
-		}
-		if err != nil {
-			return err
-		}
-		if failed || st.Unreadable > 0 {
-			return Failed(errors.New("some inputs could not be read"))
-		}
-		return nil
+		return outcome(st, err, failed)
 	}
 	return app
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/agt-project/agt"
@@ -63,16 +62,7 @@ be read or a data error under --strict, 2 usage error, 130 interrupted.`)
 		}
 		inputs, failed := expand(c, io, cfg)
 		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
-		if errors.Is(err, provider.ErrData) {
-			return Failed(err)
-		}
-		if err != nil {
-			return err
-		}
-		if failed || st.Unreadable > 0 {
-			return Failed(errors.New("some inputs could not be read"))
-		}
-		return nil
+		return outcome(st, err, failed)
 	}
 	return app
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"os"
 
 	"github.com/agt-project/agt"
@@ -63,16 +62,7 @@ Exit status: 0 done, 1 an input could not be read or a data error under
 		if err == nil && sum != nil {
 			err = sum.Flush()
 		}
-		if errors.Is(err, provider.ErrData) {
-			return Failed(err)
-		}
-		if err != nil {
-			return err
-		}
-		if failed || st.Unreadable > 0 {
-			return Failed(errors.New("some inputs could not be read"))
-		}
-		return nil
+		return outcome(st, err, failed)
 	}
 	return app
 }

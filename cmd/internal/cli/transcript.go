@@ -106,23 +106,32 @@ be read, the output could not be written, or a data error under --strict,
 				err = serr
 			}
 		}
-		if errors.Is(err, provider.ErrData) {
-			return Failed(err)
-		}
 		if err != nil {
-			return err
+			return outcome(st, err, failed)
 		}
 		if out != "" && !cfg.Quiet {
 			el := time.Since(start).Seconds()
 			fmt.Fprintf(io.Err, "agt-transcript: %d sessions, %d inputs skipped as up to date, %d events, %d errors, %.1f MB in %.2fs (%.1f MB/s)\n",
 				cons.Sessions(), st.Skipped, st.Events, st.Errors, float64(st.Bytes)/1e6, el, float64(st.Bytes)/1e6/el)
 		}
-		if failed || st.Unreadable > 0 {
-			return Failed(errors.New("some inputs could not be read"))
-		}
-		return nil
+		return outcome(st, nil, failed)
 	}
 	return app
+}
+
+// outcome turns a run's end into the app's error: a data error under
+// --strict or unreadable inputs fail the run (exit 1) after their report.
+func outcome(st provider.Stats, err error, failed bool) error {
+	if errors.Is(err, provider.ErrData) {
+		return Failed(err)
+	}
+	if err != nil {
+		return err
+	}
+	if failed || st.Unreadable > 0 {
+		return Failed(errors.New("some inputs could not be read"))
+	}
+	return nil
 }
 
 // streamLogMode reads --stream-log and its deprecated spelling.
