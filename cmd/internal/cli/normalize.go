@@ -1,7 +1,6 @@
 package cli
 
 import (
-
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/price"
