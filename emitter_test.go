@@ -1,6 +1,10 @@
 package agt
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/google/uuid"
+)
 
 // TestPendingLinks: a result emitted while no session is known links to its
 // call once the session is named, as if the session had been known.
@@ -27,5 +31,15 @@ func TestPendingLinks(t *testing.T) {
 	}
 	if late[1].Parent != late[0].ID || late[0].Seq != 0 || late[1].Seq != 1 {
 		t.Errorf("seq/parent not assigned on release: %+v", late)
+	}
+}
+
+func TestIDMaker(t *testing.T) {
+	var m idMaker
+	s := uuid.MustParse(SessionID("claude", "abc"))
+	for _, k := range []string{"", "k", "msg_01\x00x", "a long key with ünïcode"} {
+		if got, want := m.id(s, k, "suffix"), EventID(s, k, "suffix"); got != want {
+			t.Errorf("%q: %s, want %s", k, got, want)
+		}
 	}
 }

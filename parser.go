@@ -78,6 +78,7 @@ type Emitter struct {
 	out      []Event
 	pending  []Event // events seen before any session id was known
 	count    int     // events emitted so far
+	ids      idMaker
 	diags    []Diag
 }
 
@@ -191,7 +192,7 @@ func (e *Emitter) EventID(native, key, suffix string) string {
 	if s == nil {
 		return refPrefix + key + "\x00" + suffix
 	}
-	return EventID(s.uuid, key, suffix)
+	return e.ids.id(s.uuid, key, suffix)
 }
 
 // Fallback is the session named after the input, used when no record names
@@ -204,10 +205,10 @@ func (e *Emitter) finish(s *session, ev Event, key, suffix string) string {
 	ev.Format = e.Format
 	ev.Session = s.id
 	ev.NativeSession = s.native
-	ev.ID = EventID(s.uuid, key, suffix)
+	ev.ID = e.ids.id(s.uuid, key, suffix)
 	if ev.Result != nil && strings.HasPrefix(ev.Result.Call, refPrefix) {
 		k, suf, _ := strings.Cut(ev.Result.Call[len(refPrefix):], "\x00")
-		ev.Result.Call = EventID(s.uuid, k, suf)
+		ev.Result.Call = e.ids.id(s.uuid, k, suf)
 	}
 	ev.Seq = s.seq
 	s.seq++
@@ -276,7 +277,7 @@ func (e *Emitter) Done() {
 // Take returns the events and diagnostics queued so far.
 func (e *Emitter) Take() ([]Event, []Diag) {
 	out, d := e.out, e.diags
-	e.out, e.diags = nil, nil
+	e.out, e.diags = make([]Event, 0, len(out)), nil // the next batch is likely alike
 	return out, d
 }
 
