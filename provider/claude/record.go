@@ -1,6 +1,8 @@
 package claude
 
 import (
+	"bytes"
+
 	"github.com/agt-project/agt"
 	"github.com/bytedance/sonic"
 )
@@ -141,7 +143,7 @@ func decodeRecord(line []byte) (*decoded, error) {
 			err = err2
 		}
 	}
-	if len(d.rec.ToolUseResult) > 0 && d.rec.ToolUseResult[0] == '{' {
+	if r := d.rec.ToolUseResult; len(r) > 0 && r[0] == '{' && bytes.Contains(r, []byte(`"agentId"`)) {
 		if n, e := sonic.Get(d.rec.ToolUseResult, "agentId"); e == nil {
 			d.agentLink, _ = n.String()
 		}
