@@ -2,6 +2,7 @@ package codex
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/agt-project/agt"
 )
@@ -54,6 +55,9 @@ func (k ids) unique(session, id string) string {
 	}
 	key := [2]string{session, id}
 	n := k[key]
+	if n == 0 { // a new key: strings read from a line share its memory
+		key = [2]string{strings.Clone(session), strings.Clone(id)}
+	}
 	k[key] = n + 1
 	if n == 0 {
 		return id
@@ -96,10 +100,10 @@ func (c *conv) call(em *agt.Emitter, id, name string, input agt.Raw) *callState 
 	}
 	tid := c.ids.unique(em.Current(), id)
 	t := &agt.Tool{ID: tid, Name: name, NativeName: name, Input: input, NativeInput: input}
-	st := &callState{id: tid}
+	st := &callState{id: strings.Clone(tid)} // kept beyond the line
 	st.event = c.emit(em, agt.Event{Kind: agt.KindToolCall, Model: c.model, Tool: t}, tid, "call")
 	if id != "" {
-		c.calls[id] = st
+		c.calls[strings.Clone(id)] = st
 	}
 	return st
 }
