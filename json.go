@@ -15,15 +15,11 @@ import (
 // API is the sonic configuration every agt encoder and decoder uses: no HTML
 // escaping, map keys sorted (so that no map order leaks into output), Raw
 // fragments copied without re-validation (they are validated when read).
-// Strings are validated while decoding, skipped and raw values included
-// (no raw control character, no bad escape), as raw fragments are copied to
-// the output as they are.
 var API = sonic.Config{
 	SortMapKeys:             true,
 	NoValidateJSONMarshaler: true,
 	NoNullSliceOrMap:        false,
 	CopyString:              false,
-	ValidateString:          true,
 }.Froze()
 
 // Raw is a JSON value kept verbatim: a tool's input, a result's output, a text
@@ -124,7 +120,9 @@ func Decode(rec []byte, v any) error {
 	}
 	err := API.UnmarshalFromString(unsafe.String(&t[0], len(t)), v)
 	if err == nil {
-		return nil
+		// the decoder does not look inside every string it skips, and raw
+		// fragments are copied to the output as they are
+		return checkStrings(t)
 	}
 	if !API.Valid(t) {
 		return invalid(t)

@@ -385,7 +385,7 @@ func decode(b *batch) *batch {
 			b.lines[i], line = l, l
 			b.fixed = append(b.fixed, i)
 		}
-		v, err := b.u.parser.Decode(line)
+		v, err := safeDecode(b.u.parser, line)
 		b.recs[i] = &decoded{v, err}
 	}
 	return b
@@ -411,11 +411,11 @@ func apply(b *batch) {
 			em.Errorf("%v", d.err)
 		}
 		if d.v != nil {
-			u.parser.Apply(em, d.v)
+			safeApply(u.parser, em, d.v)
 		}
 	}
 	if b.end {
-		u.parser.Finish(em)
+		safeFinish(u.parser, em)
 		em.Done()
 	}
 	ev, d := em.Take()
@@ -456,6 +456,36 @@ func encode(b *batch, transform func(*agt.Event) string, write bool) *batch {
 	}
 	b.out = buf
 	return b
+}
+
+// A parser that panics on a record is a bug, but it must not end the run:
+// the record becomes an error event naming the bug, and the run goes on.
+
+func safeDecode(p agt.Parser, line []byte) (v any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = nil, fmt.Errorf("internal error (please report): %v", r)
+		}
+	}()
+	return p.Decode(line)
+}
+
+func safeApply(p agt.Parser, em *agt.Emitter, v any) {
+	defer func() {
+		if r := recover(); r != nil {
+			em.Errorf("internal error (please report): %v", r)
+		}
+	}()
+	p.Apply(em, v)
+}
+
+func safeFinish(p agt.Parser, em *agt.Emitter) {
+	defer func() {
+		if r := recover(); r != nil {
+			em.Errorf("internal error at the end of the input (please report): %v", r)
+		}
+	}()
+	p.Finish(em)
 }
 
 // unclaimed keeps every record of an input no provider recognises as an
