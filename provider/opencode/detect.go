@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/internal/docscan"
 )
 
 // Sniff recognises an export document by its opening, {"info":{…"id":"ses_…",
@@ -44,29 +45,35 @@ func (Provider) Sniff(h agt.Head) string {
 	return ""
 }
 
-var errFound = errors.New("found")
+var (
+	errFound = errors.New("found")
+	errNot   = errors.New("not an export")
+)
 
 // isExport reports whether b opens an export document: an object whose first
 // member is "info", an object with a "ses_…" id.
 func isExport(b []byte) bool {
 	b = bytes.TrimLeft(b, " \t\r\n\ufeff")
-	s := &scanner{b: b}
-	if s.expect('{') != nil {
-		return false
-	}
-	if k, err := s.str(); err != nil || string(k) != "info" || s.expect(':') != nil {
-		return false
-	}
+	s := docscan.New(b)
 	found := false
-	err := s.members(func(key string) error {
-		if key != "id" {
-			_, err := s.value()
-			return err
+	err := s.Members(func(key []byte, _ int) error {
+		if string(key) != `"info"` {
+			return errNot
 		}
-		id, err := s.str()
+		err := s.Members(func(key []byte, _ int) error {
+			if string(key) != `"id"` {
+				_, err := value(s)
+				return err
+			}
+			id, err := s.Quoted()
+			if err == nil {
+				found = bytes.HasPrefix(id, []byte(`"ses_`))
+				err = errFound
+			}
+			return err
+		})
 		if err == nil {
-			found = bytes.HasPrefix(id, []byte("ses_"))
-			err = errFound
+			err = errNot
 		}
 		return err
 	})
