@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/internal/docscan"
 )
 
 // Sniff recognises the Copilot CLI formats from content:
@@ -81,7 +82,7 @@ func isEvent(typ string, data agt.Raw, id, ts string) bool {
 // top-level object with sessionId and chatMessages or timeline.
 func isLegacy(b []byte) bool {
 	var id, msgs bool
-	members(b, func(s *scanner, key string) (bool, *docError) {
+	members(b, func(s *docscan.Scanner, key string) (bool, *docError) {
 		switch key {
 		case "sessionId":
 			id = true
@@ -91,7 +92,7 @@ func isLegacy(b []byte) bool {
 		if id && msgs {
 			return true, nil
 		}
-		_, err := s.value(key)
+		_, err := value(s, key)
 		return false, err
 	})
 	return id && msgs

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/internal/docscan"
 )
 
 // The legacy document (~/.copilot/history-session-state/session_<id>_<ms>.json,
@@ -63,22 +64,22 @@ type legacy struct{}
 // Decode reads the whole document, as far as it can be read.
 func (legacy) Decode(doc []byte) (any, error) {
 	d := &legacyDoc{}
-	d.err = members(doc, func(s *scanner, key string) (bool, *docError) {
+	d.err = members(doc, func(s *docscan.Scanner, key string) (bool, *docError) {
 		switch key {
 		case "chatMessages":
-			return false, s.elements(key, func(ptr string, elem []byte) {
+			return false, elements(s, key, func(ptr string, elem []byte) {
 				r := record{ptr: ptr, raw: agt.Compact(elem), chat: &chatMessage{}}
 				r.err = agt.Decode(elem, r.chat)
 				d.chat = append(d.chat, r)
 			})
 		case "timeline":
-			return false, s.elements(key, func(ptr string, elem []byte) {
+			return false, elements(s, key, func(ptr string, elem []byte) {
 				r := record{ptr: ptr, raw: agt.Compact(elem), tl: &timelineEntry{}}
 				r.err = agt.Decode(elem, r.tl)
 				d.timeline = append(d.timeline, r)
 			})
 		}
-		v, err := s.value(key)
+		v, err := value(s, key)
 		if err == nil && (key == "sessionId" || key == "startTime") {
 			var t string
 			_ = agt.API.Unmarshal(v, &t)
