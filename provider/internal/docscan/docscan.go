@@ -227,7 +227,7 @@ func (s *Scanner) Members(fn func(key []byte, off int) error) error {
 	}
 	for {
 		if s.Lax {
-			done, err := s.lax('}')
+			done, err := s.lax('}', `'"' or '}'`)
 			if done || err != nil {
 				return err
 			}
@@ -268,7 +268,7 @@ func (s *Scanner) Elements(fn func(n int) error) error {
 	}
 	for n := 0; ; n++ {
 		if s.Lax {
-			done, err := s.lax(']')
+			done, err := s.lax(']', `a value or ']'`)
 			if done || err != nil {
 				return err
 			}
@@ -279,7 +279,7 @@ func (s *Scanner) Elements(fn func(n int) error) error {
 			return err
 		}
 		switch {
-		case s.Lax && s.i == at: // fn read nothing: a '}'
+		case s.Lax && s.i == at: // fn read nothing
 			return s.syntax("a value")
 		case !s.Lax:
 			if done, err := s.next(']', `',' or ']'`); done || err != nil {
@@ -306,17 +306,21 @@ func (s *Scanner) next(closing byte, want string) (done bool, err error) {
 }
 
 // lax moves past any commas before a member or element, or past the
-// closing bracket (done).
-func (s *Scanner) lax(closing byte) (done bool, err error) {
+// closing bracket (done). The other closing bracket does not belong there
+// (want says what does).
+func (s *Scanner) lax(closing byte, want string) (done bool, err error) {
 	for {
-		switch {
-		case !s.More():
+		if !s.More() {
 			return false, s.truncated(len(s.b))
-		case s.b[s.i] == ',':
+		}
+		switch c := s.b[s.i]; {
+		case c == ',':
 			s.i++
-		case s.b[s.i] == closing:
+		case c == closing:
 			s.i++
 			return true, nil
+		case c == '}' || c == ']':
+			return false, s.syntax(want)
 		default:
 			return false, nil
 		}

@@ -160,6 +160,7 @@ func TestBroken(t *testing.T) {
 		{`{"a" 1}`, true, 0, docscan.ErrSyntax, `'1' where ':' belongs (byte 5)`, `"a"`, 5, 1},
 		{`{ "a"  `, true, 0, docscan.ErrTruncated, "the document ends early", `"a"`, 7, 2},
 		{`{"a":1, x}`, true, 1, docscan.ErrSyntax, `'x' where '"' belongs (byte 8)`, "", 8, 0},
+		{`{"a":1, ]`, true, 1, docscan.ErrSyntax, `']' where '"' or '}' belongs (byte 8)`, "", 8, 0},
 		{`{"a":1]`, false, 1, docscan.ErrSyntax, `']' where ',' or '}' belongs (byte 6)`, "", 6, 0},
 		{`[1]`, false, 0, docscan.ErrSyntax, `'[' where '{' belongs (byte 0)`, "", 0, 0},
 		{"{\"a\":1 \x00", false, 1, docscan.ErrSyntax, `'\x00' where ',' or '}' belongs (byte 7)`, "", 7, 0},
@@ -261,8 +262,7 @@ func TestTruncatedElements(t *testing.T) {
 	}
 }
 
-// TestLaxElements: commas are skipped; a stray '}' stops the array
-// (there is no value to read there).
+// TestLaxElements: commas are skipped; a stray '}' stops the array.
 func TestLaxElements(t *testing.T) {
 	for _, c := range []struct {
 		in   string
@@ -274,7 +274,8 @@ func TestLaxElements(t *testing.T) {
 		{`[1 2]`, true, []string{"1", "2"}, ""},
 		{`[1,2,]`, false, []string{"1", "2", ""}, ""},
 		{`[1 2]`, false, []string{"1"}, `'2' where ',' or ']' belongs (byte 3)`},
-		{`[1,}]`, true, []string{"1", ""}, `'}' where a value belongs (byte 3)`},
+		{`[1,}]`, true, []string{"1"}, `'}' where a value or ']' belongs (byte 3)`},
+		{`{"a":1]`, true, nil, `'{' where '[' belongs (byte 0)`},
 		{`[1,}]`, false, []string{"1", ""}, `'}' where ',' or ']' belongs (byte 3)`},
 		{`[1,`, true, []string{"1"}, "the document ends early"},
 		{`{}`, true, nil, `'{' where '[' belongs (byte 0)`},
@@ -373,5 +374,20 @@ func BenchmarkValue(b *testing.B) {
 		if _, err := docscan.New(in).Value(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestNoProgress: a lax walk whose fn reads nothing stops (rather than
+// calling fn for ever).
+func TestNoProgress(t *testing.T) {
+	s := docscan.New([]byte(`[1]`))
+	s.Lax = true
+	n := 0
+	err := s.Elements(func(int) error {
+		n++
+		return nil
+	})
+	if !errors.Is(err, docscan.ErrSyntax) || n != 1 {
+		t.Errorf("%v after %d", err, n)
 	}
 }
