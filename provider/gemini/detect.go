@@ -1,6 +1,9 @@
 package gemini
 
-import "github.com/agt-project/agt"
+import (
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/internal/docscan"
+)
 
 // Sniff names the format of an input from its first record: a session
 // document or the header line of a session log (gemini-session), a
@@ -114,17 +117,17 @@ func isJSONOutput(ms []member) bool {
 // firstElement is the first element of the array b, nil when there is none
 // or it is cut.
 func firstElement(b []byte) []byte {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '[' {
+	s := docscan.New(b)
+	if s.Look() != '[' {
 		return nil
 	}
-	i = skipSpace(b, i+1)
-	if i >= len(b) || b[i] == ']' {
+	s.SetPos(s.Pos() + 1)
+	if !s.More() || s.Look() == ']' {
 		return nil
 	}
-	end, ok := skipValue(b, i)
-	if !ok {
+	v, err := s.Value()
+	if err != nil {
 		return nil
 	}
-	return b[i:end]
+	return v
 }

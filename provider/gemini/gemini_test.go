@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
@@ -435,6 +436,34 @@ func TestBadDocumentMessage(t *testing.T) {
 	}
 	want := "meta user/messages/0 error/messages/1 assistant/messages/2 usage/messages/2"
 	if strings.Join(got, " ") != want || st.Errors != 1 {
+		t.Errorf("got %q (%d errors), want %q", strings.Join(got, " "), st.Errors, want)
+	}
+}
+
+// TestStrayBracket: a session document whose messages array holds a stray
+// '}' (once read for ever, an empty element at a time) gives the messages
+// before it and one error.
+func TestStrayBracket(t *testing.T) {
+	doc := `{"sessionId": "s",
+"messages": [{"id": "u1", "timestamp": "2026-01-01T00:00:01.000Z", "type": "user", "content": "hi"}}]}
+`
+	done := make(chan struct{})
+	var evs []agt.Event
+	var st provider.Stats
+	go func() {
+		defer close(done)
+		evs, _, st = parse(t, write(t, "doc.json", doc))
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the document is still being read after 10s")
+	}
+	var got []string
+	for _, ev := range evs {
+		got = append(got, ev.Kind+ev.Src.Ptr)
+	}
+	if want := "error meta user/messages/0"; strings.Join(got, " ") != want || st.Errors != 1 {
 		t.Errorf("got %q (%d errors), want %q", strings.Join(got, " "), st.Errors, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/internal/docscan"
 )
 
 // streamRec is one line of `gemini -p --output-format stream-json`.
@@ -334,14 +335,14 @@ func (jsonParser) Apply(em *agt.Emitter, v any) {
 		if text == nil {
 			text = agt.String(string(agt.Compact(w)))
 		}
-		at(ptrIndex("/warnings", i))
+		at(docscan.Index("/warnings", i))
 		em.Emit(agt.Event{Kind: agt.KindSystem, Text: text, Meta: &agt.Meta{Type: "warning"}}, "", "warning")
 	}
 	for _, mu := range jv.usage {
 		if zero(mu.usage) {
 			continue
 		}
-		at("/stats/models/" + ptrEscape(mu.model) + "/tokens")
+		at("/stats/models/" + docscan.Escape(mu.model) + "/tokens")
 		em.Emit(agt.Event{Kind: agt.KindUsage, Model: mu.model, Usage: mu.usage}, "", "usage")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/internal/docscan"
 )
 
 // sessionParser reads gemini-session: a session document (≤ 0.38) or the
@@ -136,7 +137,7 @@ func isArray(r agt.Raw) bool {
 func subRecords(els [][]byte, base string) []subRecord {
 	out := make([]subRecord, len(els))
 	for i, el := range els {
-		s := subRecord{ptr: ptrIndex(base, i), raw: el}
+		s := subRecord{ptr: docscan.Index(base, i), raw: el}
 		var m record
 		err := agt.Decode(el, &m)
 		var fe *agt.FieldError
