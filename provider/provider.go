@@ -31,12 +31,6 @@ type Provider interface {
 	NewParser(format string, opts agt.Options) agt.Parser
 }
 
-// Documents is implemented by providers with whole-document formats: an
-// input in such a format is one record, the whole document.
-type Documents interface {
-	Document(format string) bool
-}
-
 // Grouper is implemented by providers whose sessions span several files: it
 // names the file a path is read together with ("" for none), from the path
 // alone.

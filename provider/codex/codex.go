@@ -100,9 +100,6 @@ func (Provider) Formats() []string {
 	return []string{FormatRollout, FormatRolloutLegacy, FormatLegacyJSON, FormatExecJSON}
 }
 
-// Document reports the whole-document format.
-func (Provider) Document(format string) bool { return format == FormatLegacyJSON }
-
 // NewParser returns a parser for one unit in format.
 func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
 	switch format {

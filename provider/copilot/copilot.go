@@ -88,9 +88,6 @@ func (Provider) Name() string { return "copilot" }
 // Formats lists the formats read; copilot-session is the default.
 func (Provider) Formats() []string { return []string{FormatSession, FormatJSON, FormatLegacy} }
 
-// Document reports the whole-document format.
-func (Provider) Document(format string) bool { return format == FormatLegacy }
-
 // NewParser returns a parser for one input in format.
 func (Provider) NewParser(format string, _ agt.Options) agt.Parser {
 	if format == FormatLegacy {

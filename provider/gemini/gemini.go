@@ -80,12 +80,6 @@ func (Provider) Name() string { return "gemini" }
 // Formats lists the formats of Gemini CLI; the first is the default.
 func (Provider) Formats() []string { return []string{FormatSession, FormatStreamJSON, FormatJSON} }
 
-// Document reports the whole-document formats: a session document (a JSONL
-// session log is read line by line all the same) and the json output.
-func (Provider) Document(format string) bool {
-	return format == FormatSession || format == FormatJSON
-}
-
 // NewParser returns a parser for one unit in format.
 func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
 	switch format {

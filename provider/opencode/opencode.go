@@ -67,9 +67,6 @@ func (Provider) Name() string { return "opencode" }
 // Formats lists the formats read; the export document is the default.
 func (Provider) Formats() []string { return []string{FormatExport, FormatRunJSON} }
 
-// Document reports whether format is a whole-document format.
-func (Provider) Document(format string) bool { return format == FormatExport }
-
 // NewParser returns a parser for one input unit in format.
 func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
 	if format == FormatRunJSON {
