@@ -36,7 +36,7 @@ type call struct {
 	stream  string
 	ts      string
 	model   string
-	u       usage
+	u       agt.Usage
 	src     agt.Src
 	raw     agt.Raw
 }
@@ -124,26 +124,11 @@ func (p *parser) stream(r *record) string {
 
 func (p *parser) Finish(em *agt.Emitter) {
 	for _, c := range p.calls2 {
-		u := &agt.Usage{
-			Scope:      agt.ScopeCall,
-			Input:      c.u.Input,
-			CacheRead:  c.u.CacheRead,
-			CacheWrite: c.u.CacheWrite,
-			Output:     c.u.Output,
-			MessageID:  c.key,
-		}
-		if c.u.CacheCreation != nil {
-			u.CacheWrite1h = c.u.CacheCreation.OneHour
-		}
-		if c.u.OutputDetails != nil {
-			u.Reasoning = c.u.OutputDetails.Thinking
-		}
-		if c.u.Speed != "standard" {
-			u.Speed = c.u.Speed
-		}
+		u := c.u
+		u.Scope, u.MessageID = agt.ScopeCall, c.key
 		u.Sum()
 		em.SetSrc(c.src, c.raw)
-		em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: c.session, Stream: c.stream, TS: c.ts, Model: c.model, Usage: u}, c.key, "usage\x00"+c.reqID)
+		em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: c.session, Stream: c.stream, TS: c.ts, Model: c.model, Usage: &u}, c.key, "usage\x00"+c.reqID)
 	}
 	p.calls2 = nil
 }
@@ -169,8 +154,18 @@ func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string)
 	} else if m.Usage.Output < c.u.Output {
 		return
 	}
-	c.u = *m.Usage
-	c.u.Speed = strings.Clone(c.u.Speed)
+	// the figures only: nothing of the line is kept
+	mu := m.Usage
+	c.u = agt.Usage{Input: mu.Input, CacheRead: mu.CacheRead, CacheWrite: mu.CacheWrite, Output: mu.Output}
+	if mu.CacheCreation != nil {
+		c.u.CacheWrite1h = mu.CacheCreation.OneHour
+	}
+	if mu.OutputDetails != nil {
+		c.u.Reasoning = mu.OutputDetails.Thinking
+	}
+	if mu.Speed != "standard" {
+		c.u.Speed = strings.Clone(mu.Speed)
+	}
 	c.src = em.Src()
 	if p.opts.Raw {
 		c.raw = em.Line()

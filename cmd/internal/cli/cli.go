@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -92,6 +93,9 @@ func Run(ctx context.Context, app *cli.App, args []string) int {
 	return ExitFailure
 }
 
+// gcPercent is the filters' GOGC unless the environment sets one.
+const gcPercent = 200
+
 // grace is how long an interrupted run may take to clean up before the
 // process ends anyway (a read from a terminal or a pipe cannot be cancelled).
 const grace = 2 * time.Second
@@ -100,6 +104,12 @@ const grace = 2 * time.Second
 // closed stdout ends it quietly with 0.
 func Main(build App) int {
 	signal.Ignore(syscall.SIGPIPE)
+	if os.Getenv("GOGC") == "" {
+		// the filters make garbage at the rate they read (a block per
+		// batch) over a small live heap: collecting at 3× the live heap
+		// instead of 2× cuts GC work by a third for some more peak memory
+		debug.SetGCPercent(gcPercent)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	done := make(chan int, 1)
