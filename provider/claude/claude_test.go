@@ -19,17 +19,7 @@ func testdata(t *testing.T, elem ...string) string {
 // TestGolden parses real session logs and live outputs and compares the
 // events with reviewed golden files.
 func TestGolden(t *testing.T) {
-	for _, pattern := range []string{"*.jsonl", "live/*.jsonl", "live/*.json"} {
-		files, _ := filepath.Glob(testdata(t, pattern))
-		for _, f := range files {
-			rel, _ := filepath.Rel(testdata(t), f)
-			t.Run(rel, func(t *testing.T) {
-				out, _, _ := providertest.Parse(t, provider.Config{}, f)
-				out = []byte(strings.ReplaceAll(string(out), filepath.Dir(f)+string(filepath.Separator), ""))
-				providertest.Golden(t, out, testdata(t, "golden", rel))
-			})
-		}
-	}
+	providertest.GoldenFiles(t, "claude", false, "*.jsonl", "live/*.jsonl", "live/*.json")
 }
 
 func TestSniff(t *testing.T) {

@@ -20,17 +20,7 @@ func testdata(t *testing.T, elem ...string) string {
 // TestGolden parses real rollouts, the synthetic legacy ones and generated
 // exec output, and compares the events with reviewed golden files.
 func TestGolden(t *testing.T) {
-	for _, pattern := range []string{"*.jsonl", "*.json", "live/*.jsonl"} {
-		files, _ := filepath.Glob(testdata(t, pattern))
-		for _, f := range files {
-			rel, _ := filepath.Rel(testdata(t), f)
-			t.Run(rel, func(t *testing.T) {
-				out, _, _ := providertest.Parse(t, provider.Config{}, f)
-				out = []byte(strings.ReplaceAll(string(out), filepath.Dir(f)+string(filepath.Separator), ""))
-				providertest.Golden(t, out, testdata(t, "golden", rel))
-			})
-		}
-	}
+	providertest.GoldenFiles(t, "codex", false, "*.jsonl", "*.json", "live/*.jsonl")
 }
 
 // parse runs the pipeline over content written to a file named name.
@@ -94,37 +84,29 @@ func TestSniff(t *testing.T) {
 		head agt.Head
 		want string
 	}{
-		{"session_meta", lineHead(`{"timestamp":"2025-01-01T00:00:00.000Z","type":"session_meta","payload":{"id":"x"}}`), codex.FormatRollout},
-		{"truncated rollout", lineHead(`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":null}}`), codex.FormatRollout},
-		{"ordinal", lineHead(`{"timestamp":"t","ordinal":0,"type":"response_item","payload":{"type":"message"}}`), codex.FormatRollout},
-		{"legacy header", lineHead(`{"id":"0198","timestamp":"2025-08-20T13:20:47.060Z","instructions":null}`, `{"record_type":"state"}`), codex.FormatRolloutLegacy},
-		{"legacy state", lineHead(`{"record_type":"state"}`), codex.FormatRolloutLegacy},
-		{"ts doc line", lineHead(`{"session":{"timestamp":"t","id":"x","instructions":""},"items":[]}`), codex.FormatLegacyJSON},
+		{"session_meta", providertest.Head(`{"timestamp":"2025-01-01T00:00:00.000Z","type":"session_meta","payload":{"id":"x"}}`), codex.FormatRollout},
+		{"truncated rollout", providertest.Head(`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":null}}`), codex.FormatRollout},
+		{"ordinal", providertest.Head(`{"timestamp":"t","ordinal":0,"type":"response_item","payload":{"type":"message"}}`), codex.FormatRollout},
+		{"legacy header", providertest.Head(`{"id":"0198","timestamp":"2025-08-20T13:20:47.060Z","instructions":null}`, `{"record_type":"state"}`), codex.FormatRolloutLegacy},
+		{"legacy state", providertest.Head(`{"record_type":"state"}`), codex.FormatRolloutLegacy},
+		{"ts doc line", providertest.Head(`{"session":{"timestamp":"t","id":"x","instructions":""},"items":[]}`), codex.FormatLegacyJSON},
 		{"ts doc", agt.Head{Doc: []byte("{\n  \"session\": {\"id\": \"x\", \"timestamp\": \"t\"},\n  \"items\": [\n  ]\n}\n")}, codex.FormatLegacyJSON},
-		{"exec", lineHead(`{"type":"thread.started","thread_id":"t"}`), codex.FormatExecJSON},
-		{"exec after stderr", lineHead(`Reading additional input from stdin...`, `{"type":"thread.started","thread_id":"t"}`), codex.FormatExecJSON},
-		{"exec resumed", lineHead(`{"type":"turn.started"}`), codex.FormatExecJSON},
-		{"exec 0.41 items", lineHead(`{"type":"session.created","session_id":"s"}`), codex.FormatExecJSON},
-		{"exec protocol", lineHead(`{"model":"gpt-5","sandbox":"read-only"}`, `{"prompt":"hi"}`, `{"id":"0","msg":{"type":"task_started"}}`), codex.FormatExecJSON},
-		{"claude", lineHead(`{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}`), ""},
-		{"pi", lineHead(`{"type":"session","id":"x","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/"}`), ""},
-		{"copilot", lineHead(`{"type":"session.start","data":{"sessionId":"s"},"id":"i","timestamp":"t"}`), ""},
+		{"exec", providertest.Head(`{"type":"thread.started","thread_id":"t"}`), codex.FormatExecJSON},
+		{"exec after stderr", providertest.Head(`Reading additional input from stdin...`, `{"type":"thread.started","thread_id":"t"}`), codex.FormatExecJSON},
+		{"exec resumed", providertest.Head(`{"type":"turn.started"}`), codex.FormatExecJSON},
+		{"exec 0.41 items", providertest.Head(`{"type":"session.created","session_id":"s"}`), codex.FormatExecJSON},
+		{"exec protocol", providertest.Head(`{"model":"gpt-5","sandbox":"read-only"}`, `{"prompt":"hi"}`, `{"id":"0","msg":{"type":"task_started"}}`), codex.FormatExecJSON},
+		{"claude", providertest.Head(`{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}`), ""},
+		{"pi", providertest.Head(`{"type":"session","id":"x","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/"}`), ""},
+		{"copilot", providertest.Head(`{"type":"session.start","data":{"sessionId":"s"},"id":"i","timestamp":"t"}`), ""},
 		{"gemini doc", agt.Head{Doc: []byte("{\n \"sessionId\": \"s\",\n \"messages\": []\n}")}, ""},
-		{"not json", lineHead(`hello`), ""},
+		{"not json", providertest.Head(`hello`), ""},
 	}
 	for _, c := range cases {
 		if got := (codex.Provider{}).Sniff(c.head); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
 		}
 	}
-}
-
-func lineHead(l ...string) agt.Head {
-	var h agt.Head
-	for _, s := range l {
-		h.Lines = append(h.Lines, []byte(s))
-	}
-	return h
 }
 
 // TestSniffCorpus runs detection over every corpus file: Codex files get

@@ -40,19 +40,7 @@ func write(t *testing.T, name string, lines ...string) string {
 // TestGolden parses real session logs, a legacy document and a generated
 // live output, and compares the events with reviewed golden files.
 func TestGolden(t *testing.T) {
-	for _, pattern := range []string{"*.json", "*.jsonl", "live/*.jsonl"} {
-		files, _ := filepath.Glob(testdata(t, pattern))
-		for _, f := range files {
-			rel, _ := filepath.Rel(testdata(t), f)
-			t.Run(rel, func(t *testing.T) {
-				_, out, st := parse(t, f)
-				if st.Unknown != 0 || st.Errors != 0 {
-					t.Errorf("unknown %d errors %d", st.Unknown, st.Errors)
-				}
-				providertest.Golden(t, out, testdata(t, "golden", rel+".jsonl"))
-			})
-		}
-	}
+	providertest.GoldenFiles(t, "copilot", true, "*.json", "*.jsonl", "live/*.jsonl")
 }
 
 // head is what detection sees of a file, read as the pipeline reads it.

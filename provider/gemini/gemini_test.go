@@ -30,16 +30,7 @@ func parse(t *testing.T, files ...string) ([]agt.Event, []byte, provider.Stats) 
 // TestGolden parses real session logs and generated live outputs and
 // compares the events with reviewed golden files.
 func TestGolden(t *testing.T) {
-	for _, pattern := range []string{"*.json", "*.jsonl", "live/*.json", "live/*.jsonl"} {
-		files, _ := filepath.Glob(testdata(t, pattern))
-		for _, f := range files {
-			rel, _ := filepath.Rel(testdata(t), f)
-			t.Run(rel, func(t *testing.T) {
-				_, out, _ := parse(t, f)
-				providertest.Golden(t, out, testdata(t, "golden", rel+".jsonl"))
-			})
-		}
-	}
+	providertest.GoldenFiles(t, "gemini", false, "*.json", "*.jsonl", "live/*.json", "live/*.jsonl")
 }
 
 func TestSniff(t *testing.T) {

@@ -24,23 +24,7 @@ func testdata(t *testing.T, elem ...string) string {
 // TestGolden parses real exports and live outputs and compares the events
 // with reviewed golden files.
 func TestGolden(t *testing.T) {
-	for _, pattern := range []string{"*.json", "live/*.jsonl"} {
-		files, _ := filepath.Glob(testdata(t, pattern))
-		if len(files) == 0 {
-			t.Fatalf("no test data for %s", pattern)
-		}
-		for _, f := range files {
-			rel, _ := filepath.Rel(testdata(t), f)
-			t.Run(rel, func(t *testing.T) {
-				out, _, st := providertest.Parse(t, provider.Config{}, f)
-				if st.Errors != 0 || st.Unknown != 0 {
-					t.Errorf("errors %d, unknown %d", st.Errors, st.Unknown)
-				}
-				out = []byte(strings.ReplaceAll(string(out), filepath.Dir(f)+string(filepath.Separator), ""))
-				providertest.Golden(t, out, testdata(t, "golden", strings.TrimSuffix(rel, filepath.Ext(rel))+".jsonl"))
-			})
-		}
-	}
+	providertest.GoldenFiles(t, "opencode", true, "*.json", "live/*.jsonl")
 }
 
 // parse runs the pipeline over content written to a file of that name.
@@ -75,36 +59,28 @@ func TestSniff(t *testing.T) {
 	}{
 		{"export document", agt.Head{Doc: []byte("{\n  \"info\": {\n    \"id\": \"ses_1\",\n    \"slug\": \"x\"")}, opencode.FormatExport},
 		{"export document, id later", agt.Head{Doc: []byte(`{"info":{"slug":"x","time":{"created":1},"id":"ses_1"},"messages":[`)}, opencode.FormatExport},
-		{"export on one line", lines(`{"info":{"id":"ses_1","slug":"x"},"messages":[]}`), opencode.FormatExport},
+		{"export on one line", providertest.Head(`{"info":{"id":"ses_1","slug":"x"},"messages":[]}`), opencode.FormatExport},
 		{"export, other id", agt.Head{Doc: []byte(`{"info":{"id":"abc"},"messages":[]}`)}, ""},
 		{"messages first", agt.Head{Doc: []byte(`{"messages":[],"info":{"id":"ses_1"}}`)}, ""},
 		{"gemini document", agt.Head{Doc: []byte(`{"sessionId":"x","messages":[{"id":"1","type":"user"}]}`)}, ""},
 		{"storage part file", agt.Head{Doc: []byte(`{"id":"prt_1","sessionID":"ses_1","messageID":"msg_1","type":"text","text":"hi"}`)}, ""},
-		{"run step_start", lines(`{"type":"step_start","timestamp":1,"sessionID":"ses_1","part":{"id":"prt_1","type":"step-start"}}`), opencode.FormatRunJSON},
-		{"run text", lines(`{"type":"text","timestamp":1,"sessionID":"ses_1","part":{"type":"text","text":"hi"}}`), opencode.FormatRunJSON},
-		{"run tool_use", lines(`{"type":"tool_use","timestamp":1,"sessionID":"ses_1","part":{"type":"tool","tool":"bash"}}`), opencode.FormatRunJSON},
-		{"run error", lines(`{"type":"error","timestamp":1,"sessionID":"ses_1","error":{"name":"APIError"}}`), opencode.FormatRunJSON},
-		{"run after notice", lines("! permission requested: bash (ls); auto-rejecting", `{"type":"step_finish","timestamp":1,"sessionID":"ses_1","part":{"type":"step-finish"}}`), opencode.FormatRunJSON},
-		{"run, part of other type", lines(`{"type":"text","sessionID":"ses_1","part":{"type":"tool"}}`), ""},
-		{"run, no session", lines(`{"type":"text","part":{"type":"text","text":"hi"}}`), ""},
-		{"pi text event", lines(`{"type":"text","sessionId":"x","text":"hi"}`), ""},
-		{"claude", lines(`{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}`), ""},
-		{"json-rpc", lines(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"ses_1"}}`), ""},
-		{"sqlite", lines("SQLite format 3\x00\x10\x00"), ""},
+		{"run step_start", providertest.Head(`{"type":"step_start","timestamp":1,"sessionID":"ses_1","part":{"id":"prt_1","type":"step-start"}}`), opencode.FormatRunJSON},
+		{"run text", providertest.Head(`{"type":"text","timestamp":1,"sessionID":"ses_1","part":{"type":"text","text":"hi"}}`), opencode.FormatRunJSON},
+		{"run tool_use", providertest.Head(`{"type":"tool_use","timestamp":1,"sessionID":"ses_1","part":{"type":"tool","tool":"bash"}}`), opencode.FormatRunJSON},
+		{"run error", providertest.Head(`{"type":"error","timestamp":1,"sessionID":"ses_1","error":{"name":"APIError"}}`), opencode.FormatRunJSON},
+		{"run after notice", providertest.Head("! permission requested: bash (ls); auto-rejecting", `{"type":"step_finish","timestamp":1,"sessionID":"ses_1","part":{"type":"step-finish"}}`), opencode.FormatRunJSON},
+		{"run, part of other type", providertest.Head(`{"type":"text","sessionID":"ses_1","part":{"type":"tool"}}`), ""},
+		{"run, no session", providertest.Head(`{"type":"text","part":{"type":"text","text":"hi"}}`), ""},
+		{"pi text event", providertest.Head(`{"type":"text","sessionId":"x","text":"hi"}`), ""},
+		{"claude", providertest.Head(`{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}`), ""},
+		{"json-rpc", providertest.Head(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"ses_1"}}`), ""},
+		{"sqlite", providertest.Head("SQLite format 3\x00\x10\x00"), ""},
 	}
 	for _, c := range cases {
 		if got := (opencode.Provider{}).Sniff(c.head); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
 		}
 	}
-}
-
-func lines(ls ...string) agt.Head {
-	var h agt.Head
-	for _, l := range ls {
-		h.Lines = append(h.Lines, []byte(l))
-	}
-	return h
 }
 
 // TestSniffCorpus: every file of the corpus is claimed by this provider

@@ -1,7 +1,6 @@
 package pi_test
 
 import (
-	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -9,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/agt-project/agt"
-	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/pi"
 	"github.com/agt-project/agt/provider/providertest"
 )
@@ -21,31 +19,7 @@ func testdata(t *testing.T, elem ...string) string {
 // TestGolden parses licensed excerpts of real session files and generated
 // live outputs and compares the events with reviewed golden files.
 func TestGolden(t *testing.T) {
-	for _, pattern := range []string{"*.jsonl", "live/*.jsonl"} {
-		files, _ := filepath.Glob(testdata(t, pattern))
-		if len(files) == 0 {
-			t.Fatalf("no test files match %s", pattern)
-		}
-		for _, f := range files {
-			rel, _ := filepath.Rel(testdata(t), f)
-			t.Run(rel, func(t *testing.T) {
-				out, diag, _ := providertest.Parse(t, provider.Config{}, f)
-				if diag != "" {
-					t.Errorf("diagnostics: %s", diag)
-				}
-				out = bytes.ReplaceAll(out, []byte(filepath.Dir(f)+string(filepath.Separator)), nil)
-				providertest.Golden(t, out, testdata(t, "golden", rel))
-			})
-		}
-	}
-}
-
-func head(lines ...string) agt.Head {
-	var h agt.Head
-	for _, l := range lines {
-		h.Lines = append(h.Lines, []byte(l))
-	}
-	return h
+	providertest.GoldenFiles(t, "pi", true, "*.jsonl", "live/*.jsonl")
 }
 
 func TestSniff(t *testing.T) {
@@ -61,21 +35,21 @@ func TestSniff(t *testing.T) {
 		h    agt.Head
 		want string
 	}{
-		{"v3 session", head(v3header, entry), pi.FormatSession},
-		{"v1 session", head(v1header, v1msg), pi.FormatSession},
-		{"header only", head(v3header), pi.FormatSession},
-		{"entries without header", head(entry, v1msg), pi.FormatSession},
-		{"json mode", head(v3header, `{"type":"agent_start"}`, `{"type":"turn_start"}`), pi.FormatJSON},
-		{"rpc", head(`{"id":"req-1","type":"response","command":"prompt","success":true}`, `{"type":"agent_start"}`), pi.FormatRPC},
-		{"rpc events only", head(`{"type":"agent_start"}`, `{"type":"turn_start"}`, msgStart), pi.FormatRPC},
-		{"rpc after stderr noise", head(`warning: something`, msgStart), pi.FormatRPC},
-		{"weak events only", head(`{"type":"agent_start"}`, `{"type":"turn_start"}`), ""},
-		{"message without pi role", head(`{"type":"message","timestamp":"2026-01-01T00:00:00Z","message":{"role":"model"}}`), ""},
-		{"gemini stream message", head(`{"type":"message","timestamp":"2026-11-22T08:18:14.017Z","role":"user","content":"hi"}`), ""},
-		{"codex", head(`{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}`), ""},
-		{"droid", head(`{"type":"session_start","id":"a31fbbb0","title":"x"}`), ""},
-		{"claude", head(`{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}`), ""},
-		{"session without id", head(`{"type":"session","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}`), ""},
+		{"v3 session", providertest.Head(v3header, entry), pi.FormatSession},
+		{"v1 session", providertest.Head(v1header, v1msg), pi.FormatSession},
+		{"header only", providertest.Head(v3header), pi.FormatSession},
+		{"entries without header", providertest.Head(entry, v1msg), pi.FormatSession},
+		{"json mode", providertest.Head(v3header, `{"type":"agent_start"}`, `{"type":"turn_start"}`), pi.FormatJSON},
+		{"rpc", providertest.Head(`{"id":"req-1","type":"response","command":"prompt","success":true}`, `{"type":"agent_start"}`), pi.FormatRPC},
+		{"rpc events only", providertest.Head(`{"type":"agent_start"}`, `{"type":"turn_start"}`, msgStart), pi.FormatRPC},
+		{"rpc after stderr noise", providertest.Head(`warning: something`, msgStart), pi.FormatRPC},
+		{"weak events only", providertest.Head(`{"type":"agent_start"}`, `{"type":"turn_start"}`), ""},
+		{"message without pi role", providertest.Head(`{"type":"message","timestamp":"2026-01-01T00:00:00Z","message":{"role":"model"}}`), ""},
+		{"gemini stream message", providertest.Head(`{"type":"message","timestamp":"2026-11-22T08:18:14.017Z","role":"user","content":"hi"}`), ""},
+		{"codex", providertest.Head(`{"timestamp":"t","type":"session_meta","payload":{"id":"x"}}`), ""},
+		{"droid", providertest.Head(`{"type":"session_start","id":"a31fbbb0","title":"x"}`), ""},
+		{"claude", providertest.Head(`{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}`), ""},
+		{"session without id", providertest.Head(`{"type":"session","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}`), ""},
 		{"document", agt.Head{Doc: []byte(`{"type":"session"}`)}, ""},
 	}
 	for _, c := range cases {

@@ -10,6 +10,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agt-project/agt"
@@ -112,4 +113,45 @@ func Golden(t testing.TB, got []byte, path string) {
 		}
 		t.Fatalf("%s: got %d lines, want %d (rerun with -update if the change is intended)", path, len(gl), len(wl))
 	}
+}
+
+// GoldenFiles runs a golden test for every file of testdata/<dir> matching
+// patterns: its events, with src paths relative to the file's folder, are
+// compared with testdata/<dir>/golden/<the file's path> (".jsonl" added
+// when the name lacks it). With clean, the run must report no diagnostic,
+// no error and no unknown record.
+func GoldenFiles(t *testing.T, dir string, clean bool, patterns ...string) {
+	root := filepath.Join(RepoRoot(t), "testdata", dir)
+	n := 0
+	for _, pattern := range patterns {
+		files, _ := filepath.Glob(filepath.Join(root, pattern))
+		for _, f := range files {
+			n++
+			rel, _ := filepath.Rel(root, f)
+			t.Run(rel, func(t *testing.T) {
+				out, diag, st := Parse(t, provider.Config{}, f)
+				if clean && (diag != "" || st.Errors != 0 || st.Unknown != 0) {
+					t.Errorf("errors %d, unknown %d: %s", st.Errors, st.Unknown, diag)
+				}
+				out = bytes.ReplaceAll(out, []byte(filepath.Dir(f)+string(filepath.Separator)), nil)
+				name := rel
+				if !strings.HasSuffix(name, ".jsonl") {
+					name += ".jsonl"
+				}
+				Golden(t, out, filepath.Join(root, "golden", name))
+			})
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no test data in %s matching %v", root, patterns)
+	}
+}
+
+// Head is what detection sees of lines (for Sniff tests).
+func Head(lines ...string) agt.Head {
+	var h agt.Head
+	for _, l := range lines {
+		h.Lines = append(h.Lines, []byte(l))
+	}
+	return h
 }
