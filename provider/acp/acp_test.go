@@ -62,11 +62,7 @@ var liveWant = []struct {
 // linked to its call, the provider the agent names, the usage of the turn,
 // identical bytes on a second run with one worker.
 func TestLiveCorpus(t *testing.T) {
-	dir := filepath.Join(providertest.CorpusDir(t), "live", "acp")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if len(files) == 0 {
-		t.Skip("no corpus/live/acp")
-	}
+	files := providertest.LiveFiles(t, "acp", "*.jsonl")
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			out, diag, st := providertest.Parse(t, provider.Config{}, f)

@@ -124,11 +124,7 @@ func TestExecOldShapes(t *testing.T) {
 // event, nothing is unknown, results link to their calls, and the usage of
 // a file is its last cumulative total.
 func TestExecCorpus(t *testing.T) {
-	dir := filepath.Join(providertest.CorpusDir(t), "live", "codex-exec-json")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if len(files) == 0 {
-		t.Skip("no codex-exec-json captures")
-	}
+	files := providertest.LiveFiles(t, "codex-exec-json", "*.jsonl")
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			out, _, st := providertest.Parse(t, provider.Config{}, f)

@@ -173,10 +173,7 @@ func checkLines(t *testing.T, path string, evs []agt.Event) {
 // linked, all events in the session the result line names, the result line
 // last with its premium requests, and no usage (the stream has none).
 func TestLiveCorpus(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(providertest.CorpusDir(t), "live", "copilot-json", "*"))
-	if len(files) == 0 {
-		t.Skip("no live copilot-json files")
-	}
+	files := providertest.LiveFiles(t, "copilot-json", "*")
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			evs, _, st := parse(t, f)

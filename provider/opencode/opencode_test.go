@@ -135,10 +135,7 @@ func head(t *testing.T, path string) agt.Head {
 // line accounted for, no unknown records, results linked, and one usage per
 // step_finish adding up to the steps' tokens and costs.
 func TestLiveCorpus(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(providertest.CorpusDir(t), "live", "opencode-run-json", "*"))
-	if len(files) == 0 {
-		t.Skip("no opencode-run-json captures")
-	}
+	files := providertest.LiveFiles(t, "opencode-run-json", "*")
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			raw, err := os.ReadFile(f)

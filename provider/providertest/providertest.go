@@ -155,3 +155,13 @@ func Head(lines ...string) agt.Head {
 	}
 	return h
 }
+
+// LiveFiles lists the files of corpus/live/<format> matching pattern, and
+// skips the test when there are none.
+func LiveFiles(t *testing.T, format, pattern string) []string {
+	files, _ := filepath.Glob(filepath.Join(CorpusDir(t), "live", format, pattern))
+	if len(files) == 0 {
+		t.Skipf("no corpus/live/%s/%s", format, pattern)
+	}
+	return files
+}
