@@ -124,9 +124,6 @@ func (e *Emitter) Current() string {
 	return e.cur.native
 }
 
-// SessionUUID is the agt session id of a native session id.
-func (e *Emitter) SessionUUID(native string) string { return e.session(native).id }
-
 func (e *Emitter) session(native string) *session {
 	s := e.sessions[native]
 	if s == nil {
@@ -250,11 +247,6 @@ func (e *Emitter) Errorf(format string, args ...any) {
 	}
 	e.Emit(Event{Kind: KindError, Error: &Error{Message: msg, LineText: ValidText(string(text))}}, "", "error")
 	e.diags = append(e.diags, Diag{Src: e.src, Text: msg, Data: true})
-}
-
-// Warnf records a diagnostic that is not a data error.
-func (e *Emitter) Warnf(format string, args ...any) {
-	e.diags = append(e.diags, Diag{Src: Src{Path: e.src.Path}, Text: fmt.Sprintf(format, args...)})
 }
 
 // Unknown emits the current record as an unknown event (raw always kept).

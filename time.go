@@ -21,6 +21,3 @@ func Timestamp(s string) string {
 
 // FormatTime formats t as RFC 3339 UTC with milliseconds.
 func FormatTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
-
-// UnixMillis formats milliseconds since the epoch like Timestamp.
-func UnixMillis(ms int64) string { return FormatTime(time.UnixMilli(ms)) }
