@@ -4,7 +4,7 @@ BIN     := bin
 CMDS    := $(notdir $(wildcard cmd/agt-*))
 SHARED  ?= ../shared
 
-.PHONY: all build test demo bench gobench fuzz vet fmt clean
+.PHONY: all build test race demo bench gobench fuzz vet fmt clean
 
 all: build
 
@@ -17,6 +17,14 @@ vet:
 
 test: vet
 	$(GO) test -count=1 ./...
+	$(MAKE) race
+
+# race: the packages that run goroutines, under the race detector; -short
+# samples the corpus-wide property tests and leaves out the largest inputs.
+RACE_PKGS := ./stage/ ./provider/ ./transcript/ ./cmd/internal/cli/ ./cmd/agt-transcript/
+
+race:
+	$(GO) test -race -short -count=1 $(RACE_PKGS)
 
 DEMO_CLAUDE := testdata/claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl
 DEMO_CODEX  := testdata/codex/agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl

@@ -32,6 +32,7 @@ import (
 //	kinds: error=1 user=2                         (events by kind)
 //	accounted: in.jsonl                           (every non-blank line in some src)
 //	notmp: out                                    (no temporary file left in out/)
+//	long                                          (left out with -short)
 //	-- in.jsonl --
 //	…
 //
@@ -69,6 +70,10 @@ func runBadCase(t *testing.T, file string) {
 		val = strings.TrimSpace(val)
 		switch key = strings.TrimSpace(key); {
 		case key == "" || strings.HasPrefix(key, "#"):
+		case key == "long": // left out of -short runs (the race detector's)
+			if testing.Short() {
+				t.Skip("a long case, left out with -short")
+			}
 		case key == "run":
 			args = strings.Fields(val)
 		case key == "gen":
