@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/agt-project/agt"
@@ -74,8 +75,8 @@ func init() {
 }
 
 // SafeName makes s usable as one file name component on every common file
-// system: path separators, control characters (NUL included), invalid
-// UTF-8 and the characters Windows reserves become "_", as do a leading dot
+// system: path separators, control and format characters (NUL, bidi
+// overrides), invalid UTF-8 and the characters Windows reserves become "_", as do a leading dot
 // (no hidden file, no "." or "..", nothing that could meet the index, the
 // lock or a temporary file) and trailing dots and spaces; a reserved device
 // name (CON, NUL, COM1, …) gets a "_" in front. A name longer than maxName
@@ -85,7 +86,7 @@ func SafeName(s string) string {
 	var b strings.Builder
 	for i, r := range s {
 		switch {
-		case r == utf8.RuneError, r < 0x20, r >= 0x7f && r < 0xa0, r == 0x2028, r == 0x2029, strings.ContainsRune(`/\:*?"<>|`, r):
+		case r == utf8.RuneError, unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Zl, r), unicode.Is(unicode.Zp, r), strings.ContainsRune(`/\:*?"<>|`, r):
 			b.WriteByte('_')
 		case r == '.' && i == 0:
 			b.WriteByte('_')
