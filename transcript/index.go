@@ -44,7 +44,8 @@ type Index struct {
 	run     string
 	salt    string
 	pending map[string]string // unit → fingerprint of the run under way
-	owner   map[string]string // file → unit
+	owner   map[string]string // nameKey(file) → unit
+	seen    map[string]bool   // units recorded by this run
 	dirty   bool
 	since   int64 // bytes of output recorded since the last save
 	size    int64 // size of the index last saved
@@ -107,21 +108,31 @@ func LoadIndex(root, salt string) (*Index, error) {
 	}
 	for unit, e := range ix.Units {
 		for _, f := range e.Files {
-			ix.owner[f.Path] = unit
+			ix.owner[nameKey(f.Path)] = unit
 		}
 	}
-	removeTemps(root)
+	removeTemps(r)
 	return ix, nil
 }
 
 // removeTemps removes the temporary files of dead runs, in the folder and
-// in its provider folders.
-func removeTemps(root string) {
-	for _, pat := range []string{filepath.Join(root, ".*.tmp-*"), filepath.Join(root, "*", ".*.tmp-*")} {
-		matches, _ := filepath.Glob(pat)
-		for _, m := range matches {
-			if st, err := os.Lstat(m); err == nil && !st.IsDir() {
-				os.Remove(m)
+// in its provider folders (never through a link).
+func removeTemps(r *os.Root) {
+	isTemp := func(e fs.DirEntry) bool {
+		return e.Type().IsRegular() && strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), ".tmp-")
+	}
+	top, _ := fs.ReadDir(r.FS(), ".")
+	for _, e := range top {
+		if isTemp(e) {
+			r.Remove(e.Name())
+		}
+		if !e.IsDir() { // a link to a folder is not one
+			continue
+		}
+		sub, _ := fs.ReadDir(r.FS(), e.Name())
+		for _, f := range sub {
+			if isTemp(f) {
+				r.Remove(e.Name() + "/" + f.Name())
 			}
 		}
 	}
@@ -184,11 +195,16 @@ func (ix *Index) intact(f IndexFile) bool {
 }
 
 // Owner is the unit that owns file (a path relative to the folder), or "".
+// Names that differ only in case are one name: a folder may be copied to a
+// file system that does not tell them apart.
 func (ix *Index) Owner(file string) string {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	return ix.owner[file]
+	return ix.owner[nameKey(file)]
 }
+
+// nameKey is the key of a file name among names that must not meet.
+func nameKey(name string) string { return strings.ToLower(name) }
 
 // Done records the files a unit wrote, all of them in place. A unit not
 // done (a read or write error) keeps only its claim on its names.
@@ -199,14 +215,25 @@ func (ix *Index) Done(unit string, files []IndexFile, done bool) {
 	if done {
 		e.Fingerprint = ix.pending[unit]
 	}
+	old := ix.Units[unit]
+	if ix.seen[unit] { // the unit came back in this run (events piped in an odd order): both parts count
+		e.Files = append(e.Files, old.Files...)
+		if old.Fingerprint == "" {
+			e.Fingerprint = ""
+		}
+	}
+	if ix.seen == nil {
+		ix.seen = map[string]bool{}
+	}
+	ix.seen[unit] = true
 	sort.Slice(e.Files, func(i, j int) bool { return e.Files[i].Path < e.Files[j].Path })
-	for _, f := range ix.Units[unit].Files {
-		if ix.owner[f.Path] == unit {
-			delete(ix.owner, f.Path)
+	for _, f := range old.Files {
+		if ix.owner[nameKey(f.Path)] == unit {
+			delete(ix.owner, nameKey(f.Path))
 		}
 	}
 	for _, f := range e.Files {
-		ix.owner[f.Path] = unit
+		ix.owner[nameKey(f.Path)] = unit
 		ix.since += f.Size
 	}
 	ix.Units[unit] = e

@@ -95,19 +95,19 @@ func SafeName(s string) string {
 		}
 	}
 	n := b.String()
-	if len(n) > maxName {
-		cut := maxName - 9
-		for cut > 0 && !utf8.RuneStart(n[cut]) {
-			cut--
-		}
-		n = n[:cut] + "~" + shortHash(s)
-	}
 	if t := strings.TrimRight(n, ". "); len(t) < len(n) {
 		n = t + strings.Repeat("_", len(n)-len(t))
 	}
 	stem, _, _ := strings.Cut(n, ".")
 	if reserved[strings.ToUpper(strings.TrimRight(stem, " "))] {
 		n = "_" + n
+	}
+	if len(n) > maxName { // the cut keeps the stem, or ends it with the hash
+		cut := maxName - 9
+		for cut > 0 && !utf8.RuneStart(n[cut]) {
+			cut--
+		}
+		n = n[:cut] + "~" + shortHash(s)
 	}
 	return n
 }
@@ -166,7 +166,7 @@ type Dir struct {
 	run     string
 	seq     atomic.Int64
 	dirs    map[string]error
-	written map[string]string // transcript path (relative) → unit, this run
+	written map[string]string // nameKey(transcript path) → unit, this run
 	unit    string            // the unit under way and its files
 	files   []IndexFile
 	started bool
@@ -217,7 +217,7 @@ func (d *Dir) flush(unit string, t *Transcript, events []agt.Event) error {
 	if err := d.write(base+ExtTranscript, AppendJSON(nil, t)); err != nil {
 		return err
 	}
-	d.written[base+ExtTranscript] = unit
+	d.written[nameKey(base+ExtTranscript)] = unit
 	d.count++
 	switch d.StreamLog {
 	case LogRaw:
@@ -281,7 +281,7 @@ func (d *Dir) mkdir(name string) error {
 func (d *Dir) pick(unit, prov, stem, session string) string {
 	taken := func(s string) (string, bool) {
 		p := prov + "/" + s + ExtTranscript
-		if u, ok := d.written[p]; ok {
+		if u, ok := d.written[nameKey(p)]; ok {
 			return u, true
 		}
 		if d.ix != nil {
