@@ -148,9 +148,9 @@ func ProviderDir(provider string) string {
 // its stream log beside it, each through a temporary file renamed into
 // place, so that a killed run never leaves a partial file. Every write goes
 // through an os.Root, so no name and no link leads out of DIR. Two sessions
-// whose names meet never replace each other: the later one (in input order,
-// or the one whose unit does not own the name in the index) gets
-// "~<hash of its unit>" before the ending. A unit is recorded in the index
+// whose names meet (names that differ only in case meet) never replace
+// each other: the later one (in input order, or the one whose unit does not
+// own the name in the index) gets "~<hash of its unit>" before the ending. A unit is recorded in the index
 // when all of its files are in place and it had no read error.
 type Dir struct {
 	StreamLog string // LogOff, LogRaw or LogSummary
@@ -258,6 +258,9 @@ func (d *Dir) commit() {
 func (d *Dir) mkdir(name string) error {
 	if err, ok := d.dirs[name]; ok {
 		return err
+	}
+	if !filepath.IsLocal(name) || strings.ContainsAny(name, `/\`) {
+		return fmt.Errorf("%q: refused: not a folder name", name)
 	}
 	err := d.root.Mkdir(name, 0o777)
 	if errors.Is(err, fs.ErrExist) {

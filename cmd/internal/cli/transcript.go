@@ -30,10 +30,14 @@ their results, usage and cost per message and per session, subagents apart.
 
 Without -o the transcripts go to stdout. With -o DIR each session is written to
 DIR/<provider>/<session>.transcript.jsonl through a temporary file and a rename;
-a second run skips inputs that did not change (size and modification time)
-unless --force. --stream-log raw adds <session>.stream.jsonl (every event)
-beside each transcript, --stream-log summary adds <session>.stream.log (one
-readable line per message, tool call and result).
+names are made safe, nothing is written outside DIR, and a session whose name
+another input's session took gets <session>~<hash>.transcript.jsonl (with a
+warning). DIR/.agt-index.json remembers what each input gave: a second run
+skips inputs that did not change (size and modification time) and whose files
+are intact, unless --force. One run at a time writes to DIR; DIR is never read
+as input. --stream-log raw adds <session>.stream.jsonl (every event) beside
+each transcript, --stream-log summary adds <session>.stream.log (one readable
+line per message, tool call and result).
 
 Examples:
    agt-transcript session.jsonl | jq '.counts'
