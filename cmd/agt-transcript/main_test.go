@@ -144,7 +144,9 @@ func TestKilledCorpus(t *testing.T) {
 	args := func(dir string) []string { return []string{"-q", "--stream-log", "raw", "-o", dir, corpus} }
 	whole, killed := t.TempDir(), t.TempDir()
 	begin := time.Now()
-	exec.Command(bin, args(whole)...).Run() // exit 1: the corpus holds unreadable inputs
+	if b, err := exec.Command(bin, args(whole)...).CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, b)
+	}
 	took := time.Since(begin)
 	clean := files(t, whole)
 	want := index(t, clean[".agt-index.json"])
@@ -209,6 +211,8 @@ func TestKilledCorpus(t *testing.T) {
 		t.Logf("run %d: %d files, %d units recorded", run, len(got), recorded)
 	}
 	t.Logf("%d of 20 runs ended before their kill", finished)
-	exec.Command(bin, args(killed)...).Run()
+	if b, err := exec.Command(bin, args(killed)...).CombinedOutput(); err != nil {
+		t.Fatalf("last run: %v\n%s", err, b)
+	}
 	sameTree(t, whole, killed)
 }
