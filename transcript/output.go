@@ -308,11 +308,22 @@ func (d *Dir) pick(unit, prov, stem, session string) string {
 		}
 		if _, ok := taken(c); !ok {
 			if d.Warn != nil {
-				d.Warn(fmt.Sprintf("%s holds a session of %s; the session of that name in %s is written as %s", path.Join(prov, stem+ExtTranscript), first, unit, path.Join(prov, c+ExtTranscript)))
+				d.Warn(fmt.Sprintf("%s holds a session of %s; the session of that name in %s is written as %s", path.Join(prov, stem+ExtTranscript), printable(first), printable(unit), path.Join(prov, c+ExtTranscript)))
 			}
 			return c
 		}
 	}
+}
+
+// printable is s, quoted when it holds characters a terminal would act on
+// (a path read from events can hold anything).
+func printable(s string) string {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 // write writes data to name (relative to DIR) through a temporary file and
