@@ -148,10 +148,11 @@ func ProviderDir(provider string) string {
 // its stream log beside it, each through a temporary file renamed into
 // place, so that a killed run never leaves a partial file. Every write goes
 // through an os.Root, so no name and no link leads out of DIR. Two sessions
-// whose names meet (names that differ only in case meet) never replace
-// each other: the later one (in input order, or the one whose unit does not
-// own the name in the index) gets "~<hash of its unit>" before the ending. A unit is recorded in the index
-// when all of its files are in place and it had no read error.
+// whose names meet (names that differ only in case meet) never replace each
+// other: the later one (in input order, or the one whose unit does not own
+// the name in the index) gets "~<hash of its unit>" before the ending. A
+// unit is recorded in the index when all of its files are in place and it
+// had no read error.
 type Dir struct {
 	StreamLog string // LogOff, LogRaw or LogSummary
 	// Failed, when set, tells whether a unit had a read error: its files
