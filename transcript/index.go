@@ -156,6 +156,15 @@ func (ix *Index) Fingerprint(files []stage.Input) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// Note keeps the fingerprint of a unit about to be converted whatever its
+// state (--force), for Done.
+func (ix *Index) Note(unit string, files []stage.Input) {
+	fp := ix.Fingerprint(files)
+	ix.mu.Lock()
+	ix.pending[unit] = fp
+	ix.mu.Unlock()
+}
+
 // Fresh reports whether unit's files are unchanged since its files were
 // written, and those files are all still there, as they were written. When
 // not, the unit's fingerprint is kept for Done.

@@ -102,7 +102,7 @@ be read, the output could not be written, or a data error under --strict,
 		if !c.Bool("force") {
 			cfg.Skip = ix.Fresh
 		} else {
-			cfg.Skip = func(unit string, files []stage.Input) bool { ix.Fresh(unit, files); return false }
+			cfg.Skip = func(unit string, files []stage.Input) bool { ix.Note(unit, files); return false }
 		}
 		d, err := transcript.OpenDir(out, mode, ix)
 		if err != nil {
