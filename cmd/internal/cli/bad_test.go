@@ -44,6 +44,7 @@ import (
 //	file: out/claude/s1.transcript.jsonl          (a regular file exists)
 //	nofile: out/claude                            (nothing there)
 //	contains: out/claude/s1.transcript.jsonl TEXT (a file holds TEXT)
+//	nocontains: out/.agt-index.json TEXT          (a file that does not hold TEXT)
 //	mode: out/claude/s1.transcript.jsonl 0640     (permission bits)
 //	outside: out                                  (the run wrote nothing but under out/)
 //	-- in.jsonl --                                (a name may hold folders: logs/a.jsonl)
@@ -219,6 +220,12 @@ func runBadCase(t *testing.T, file string) {
 		f, text, _ := strings.Cut(w, " ")
 		if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || !strings.Contains(string(b), text) {
 			t.Errorf("%s lacks %q (%v): %.500s", f, text, err, b)
+		}
+	}
+	for _, w := range want["nocontains"] {
+		f, text, _ := strings.Cut(w, " ")
+		if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || strings.Contains(string(b), text) {
+			t.Errorf("%s holds %q (%v): %.500s", f, text, err, b)
 		}
 	}
 	for _, w := range want["mode"] {
