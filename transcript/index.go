@@ -3,12 +3,16 @@ package transcript
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/stage"
@@ -18,44 +22,119 @@ import (
 // gave which files, so that a second run skips inputs that did not change.
 const IndexName = ".agt-index.json"
 
+// LockName is the file in an output folder a run holds a lock on, so that
+// two runs never write to one folder at once.
+const LockName = ".agt-lock"
+
+// indexSchema names the layout of the index; an index of another layout is
+// read as empty (everything is converted again).
+const indexSchema = "agt.index/2"
+
 // Index maps input units to a fingerprint of their files (path, size,
-// modification time, and the options of the run) and the files written.
+// modification time, and the options of the run) and the files they gave,
+// each with its size and SHA-256. A unit with an empty fingerprint is not
+// done (a read error, a failed write, or an input that cannot be
+// fingerprinted, as stdin): it only keeps its claim on its file names.
 type Index struct {
+	Schema string                `json:"schema"`
+	Units  map[string]IndexEntry `json:"units"`
+
 	mu      sync.Mutex
-	root    string
+	root    *os.Root
+	run     string
 	salt    string
-	Units   map[string]IndexEntry `json:"units"`
-	pending map[string]string     // unit → fingerprint of the run under way
+	pending map[string]string // unit → fingerprint of the run under way
+	owner   map[string]string // nameKey(file) → unit
+	seen    map[string]bool   // units recorded by this run
 	dirty   bool
+	since   int64 // bytes of output recorded since the last save
+	size    int64 // size of the index last saved
 }
 
 // IndexEntry is one unit's record.
 type IndexEntry struct {
-	Fingerprint string   `json:"fingerprint"`
-	Files       []string `json:"files"`
+	Fingerprint string      `json:"fingerprint"`
+	Files       []IndexFile `json:"files"`
+}
+
+// IndexFile is one file a unit gave, relative to the output folder.
+type IndexFile struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+// Lock takes the lock of the output folder root, or fails at once when
+// another run holds it. unlock releases it (the lock file stays).
+func Lock(root string) (unlock func(), err error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	f, err := r.OpenFile(LockName, os.O_RDWR|os.O_CREATE, 0o666)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(root, LockName), unwrapPath(err))
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%s: another agt-transcript run is writing to this folder", root)
+		}
+		return nil, fmt.Errorf("%s: cannot lock the folder: %w", root, err)
+	}
+	return func() { f.Close() }, nil
 }
 
 // LoadIndex reads the index of root; salt (the version and options of the
 // run) is part of every fingerprint, so that other options convert again.
-// Stale temporary files of a killed run are removed.
+// The caller holds the folder's lock, so every temporary file in the folder
+// is a dead run's: they are removed.
 func LoadIndex(root, salt string) (*Index, error) {
-	ix := &Index{root: root, salt: salt, Units: map[string]IndexEntry{}, pending: map[string]string{}}
-	b, err := os.ReadFile(filepath.Join(root, IndexName))
-	if err == nil {
-		if agt.API.Unmarshal(b, ix) != nil {
-			ix.Units = map[string]IndexEntry{} // unreadable: convert everything again
-		}
-	} else if !os.IsNotExist(err) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
 		return nil, err
 	}
-	removeStaleTemps(root)
+	ix := &Index{Schema: indexSchema, root: r, run: RunTag(), salt: salt, Units: map[string]IndexEntry{}, pending: map[string]string{}, owner: map[string]string{}}
+	b, err := r.ReadFile(IndexName)
+	if err == nil {
+		if agt.API.Unmarshal(b, ix) != nil || ix.Schema != indexSchema || ix.Units == nil {
+			ix.Schema, ix.Units = indexSchema, map[string]IndexEntry{} // unreadable: convert everything again
+		}
+		ix.size = int64(len(b))
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		r.Close()
+		return nil, fmt.Errorf("%s: %w", filepath.Join(root, IndexName), unwrapPath(err))
+	}
+	for unit, e := range ix.Units {
+		for _, f := range e.Files {
+			ix.owner[nameKey(f.Path)] = unit
+		}
+	}
+	removeTemps(r)
 	return ix, nil
 }
 
-func removeStaleTemps(root string) {
-	matches, _ := filepath.Glob(filepath.Join(root, "*", ".*.tmp-*"))
-	for _, m := range matches {
-		os.Remove(m)
+// removeTemps removes the temporary files of dead runs, in the folder and
+// in its provider folders (never through a link).
+func removeTemps(r *os.Root) {
+	isTemp := func(e fs.DirEntry) bool {
+		return e.Type().IsRegular() && strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), ".tmp-")
+	}
+	top, _ := fs.ReadDir(r.FS(), ".")
+	for _, e := range top {
+		if isTemp(e) {
+			r.Remove(e.Name())
+		}
+		if !e.IsDir() { // a link to a folder is not one
+			continue
+		}
+		sub, _ := fs.ReadDir(r.FS(), e.Name())
+		for _, f := range sub {
+			if isTemp(f) {
+				r.Remove(e.Name() + "/" + f.Name())
+			}
+		}
 	}
 }
 
@@ -77,46 +156,111 @@ func (ix *Index) Fingerprint(files []stage.Input) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// Note keeps the fingerprint of a unit about to be converted whatever its
+// state (--force), for Done.
+func (ix *Index) Note(unit string, files []stage.Input) {
+	fp := ix.Fingerprint(files)
+	ix.mu.Lock()
+	ix.pending[unit] = fp
+	ix.mu.Unlock()
+}
+
 // Fresh reports whether unit's files are unchanged since its files were
-// written, and those files are all still there. When not, the unit's
-// fingerprint is kept for Done.
+// written, and those files are all still there, as they were written. When
+// not, the unit's fingerprint is kept for Done.
 func (ix *Index) Fresh(unit string, files []stage.Input) bool {
 	fp := ix.Fingerprint(files)
 	ix.mu.Lock()
 	e, ok := ix.Units[unit]
 	ix.pending[unit] = fp
 	ix.mu.Unlock()
-	if fp == "" || !ok || e.Fingerprint != fp {
+	if fp == "" || !ok || e.Fingerprint != fp || len(e.Files) == 0 {
 		return false
 	}
 	for _, f := range e.Files {
-		if _, err := os.Stat(filepath.Join(ix.root, f)); err != nil {
+		if !ix.intact(f) {
 			return false
 		}
 	}
 	return true
 }
 
-// Done records files written for a unit (called once per session).
-func (ix *Index) Done(unit string, files []string) {
+// intact reports whether f is in the folder as it was written.
+func (ix *Index) intact(f IndexFile) bool {
+	st, err := ix.root.Lstat(f.Path)
+	if err != nil || !st.Mode().IsRegular() || st.Size() != f.Size {
+		return false
+	}
+	r, err := ix.root.Open(f.Path)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, r); err != nil {
+		return false
+	}
+	return hex.EncodeToString(h.Sum(nil)) == f.SHA256
+}
+
+// Owner is the unit that owns file (a path relative to the folder), or "".
+// Names that differ only in case are one name: a folder may be copied to a
+// file system that does not tell them apart.
+func (ix *Index) Owner(file string) string {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	fingerprint := ix.pending[unit]
-	if fingerprint == "" {
-		return
+	return ix.owner[nameKey(file)]
+}
+
+// nameKey is the key of a file name among names that must not meet.
+func nameKey(name string) string { return strings.ToLower(name) }
+
+// Done records the files a unit wrote, all of them in place. A unit not
+// done (a read or write error) keeps only its claim on its names.
+func (ix *Index) Done(unit string, files []IndexFile, done bool) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	e := IndexEntry{Files: append([]IndexFile(nil), files...)}
+	if done {
+		e.Fingerprint = ix.pending[unit]
 	}
-	e := ix.Units[unit]
-	if e.Fingerprint != fingerprint {
-		e = IndexEntry{Fingerprint: fingerprint}
-	}
-	for _, f := range files {
-		if rel, err := filepath.Rel(ix.root, f); err == nil {
-			e.Files = append(e.Files, filepath.ToSlash(rel))
+	old := ix.Units[unit]
+	if ix.seen[unit] { // the unit came back in this run (events piped in an odd order): both parts count
+		e.Files = append(e.Files, old.Files...)
+		if old.Fingerprint == "" {
+			e.Fingerprint = ""
 		}
 	}
-	sort.Strings(e.Files)
+	if ix.seen == nil {
+		ix.seen = map[string]bool{}
+	}
+	ix.seen[unit] = true
+	sort.Slice(e.Files, func(i, j int) bool { return e.Files[i].Path < e.Files[j].Path })
+	for _, f := range old.Files {
+		if ix.owner[nameKey(f.Path)] == unit {
+			delete(ix.owner, nameKey(f.Path))
+		}
+	}
+	for _, f := range e.Files {
+		ix.owner[nameKey(f.Path)] = unit
+		ix.since += f.Size
+	}
 	ix.Units[unit] = e
 	ix.dirty = true
+}
+
+// saveSoon saves the index when the output recorded since the last save
+// outweighs the index itself, so that a killed run loses little and the
+// index is written a bounded number of times over.
+func (ix *Index) saveSoon(d *Dir) {
+	ix.mu.Lock()
+	due := ix.since >= ix.size
+	ix.mu.Unlock()
+	if due {
+		if err := ix.Save(); err != nil && d.Warn != nil {
+			d.Warn(err.Error())
+		}
+	}
 }
 
 // Save writes the index atomically, when it changed.
@@ -130,6 +274,14 @@ func (ix *Index) Save() error {
 	if err != nil {
 		return err
 	}
-	ix.dirty = false
-	return WriteFileAtomic(filepath.Join(ix.root, IndexName), b)
+	b = append(b, '\n')
+	tmp := fmt.Sprintf(".%s.tmp-%s-%d", IndexName, ix.run, len(b))
+	if err := writeAtomic(ix.root, IndexName, tmp, b); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(ix.root.Name(), IndexName), unwrapPath(err))
+	}
+	ix.dirty, ix.since, ix.size = false, 0, int64(len(b))
+	return nil
 }
+
+// Close closes the folder.
+func (ix *Index) Close() error { return ix.root.Close() }

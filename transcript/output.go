@@ -2,11 +2,21 @@ package transcript
 
 import (
 	"bytes"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agt-project/agt"
 	"github.com/bytedance/sonic/encoder"
@@ -17,6 +27,13 @@ const (
 	LogOff     = "false"
 	LogRaw     = "raw"
 	LogSummary = "summary"
+)
+
+// Endings of the files of a session in an output folder.
+const (
+	ExtTranscript = ".transcript.jsonl"
+	ExtStreamRaw  = ".stream.jsonl"
+	ExtStreamLog  = ".stream.log"
 )
 
 const encodeOpts = encoder.NoValidateJSONMarshaler | encoder.SortMapKeys | encoder.EncodeNullForInfOrNan
@@ -37,14 +54,39 @@ func AppendEvent(buf []byte, ev *agt.Event) []byte {
 	return AppendJSON(buf, ev)
 }
 
-// FileName makes a session id safe as a file name: path separators, dots at
-// the start, control characters and characters reserved on common file
-// systems become "_"; an empty or over-long id is replaced by a stable one.
-func FileName(native, session string) string {
+// maxName is the longest file name component built from an id, in bytes:
+// with the longest ending, a collision suffix and a temporary file's
+// prefix and suffix it stays well under the 255 bytes file systems allow.
+const maxName = 120
+
+// reserved are the device names Windows file systems refuse as a file name,
+// whatever the ending.
+var reserved = map[string]bool{"CON": true, "PRN": true, "AUX": true, "NUL": true, "CONIN$": true, "CONOUT$": true}
+
+func init() {
+	for i := '0'; i <= '9'; i++ {
+		reserved["COM"+string(i)] = true
+		reserved["LPT"+string(i)] = true
+	}
+	for _, s := range []string{"¹", "²", "³"} {
+		reserved["COM"+s] = true
+		reserved["LPT"+s] = true
+	}
+}
+
+// SafeName makes s usable as one file name component on every common file
+// system: path separators, control and format characters (NUL, bidi
+// overrides), invalid UTF-8 and the characters Windows reserves become "_", as do a leading dot
+// (no hidden file, no "." or "..", nothing that could meet the index, the
+// lock or a temporary file) and trailing dots and spaces; a reserved device
+// name (CON, NUL, COM1, …) gets a "_" in front. A name longer than maxName
+// bytes is cut and given a short hash of the whole id, so that it stays
+// distinct. The empty string gives "".
+func SafeName(s string) string {
 	var b strings.Builder
-	for i, r := range native {
+	for i, r := range s {
 		switch {
-		case r < 0x20 || r == 0x7f || strings.ContainsRune(`/\:*?"<>|`, r):
+		case r == utf8.RuneError, unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Zl, r), unicode.Is(unicode.Zp, r), strings.ContainsRune(`/\:*?"<>|`, r):
 			b.WriteByte('_')
 		case r == '.' && i == 0:
 			b.WriteByte('_')
@@ -52,76 +94,287 @@ func FileName(native, session string) string {
 			b.WriteRune(r)
 		}
 	}
-	s := b.String()
-	if s == "" || len(s) > 200 {
-		return session
+	n := b.String()
+	if t := strings.TrimRight(n, ". "); len(t) < len(n) {
+		n = t + strings.Repeat("_", len(n)-len(t))
 	}
-	return s
+	stem, _, _ := strings.Cut(n, ".")
+	if reserved[strings.ToUpper(strings.TrimRight(stem, " "))] {
+		n = "_" + n
+	}
+	if len(n) > maxName { // the cut keeps the stem, or ends it with the hash
+		cut := maxName - 9
+		for cut > 0 && !utf8.RuneStart(n[cut]) {
+			cut--
+		}
+		n = n[:cut] + "~" + shortHash(s)
+	}
+	return n
+}
+
+// shortHash is 8 hex digits of the SHA-256 of the parts.
+func shortHash(parts ...string) string {
+	h := sha256.New()
+	for i, p := range parts {
+		if i > 0 {
+			h.Write([]byte{0})
+		}
+		io.WriteString(h, p)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:4])
+}
+
+// FileName is the file name stem of a session: its native id made safe
+// (SafeName), else its agt session id made safe, else "session".
+func FileName(native, session string) string {
+	if n := SafeName(native); n != "" {
+		return n
+	}
+	if n := SafeName(session); n != "" {
+		return n
+	}
+	return "session"
+}
+
+// ProviderDir is the folder of a provider's sessions in an output folder.
+func ProviderDir(provider string) string {
+	if n := SafeName(provider); n != "" {
+		return n
+	}
+	return "unknown"
 }
 
 // Dir writes each session to DIR/<provider>/<session>.transcript.jsonl, and
 // its stream log beside it, each through a temporary file renamed into
-// place, so that a killed run never leaves a partial file.
+// place, so that a killed run never leaves a partial file. Every write goes
+// through an os.Root, so no name and no link leads out of DIR. Two sessions
+// whose names meet (names that differ only in case meet) never replace each
+// other: the later one (in input order, or the one whose unit does not own
+// the name in the index) gets "~<hash of its unit>" before the ending. A
+// unit is recorded in the index when all of its files are in place and it
+// had no read error.
 type Dir struct {
-	Root      string
 	StreamLog string // LogOff, LogRaw or LogSummary
-	// Written is called with the files of each session written.
-	Written func(unit string, files []string)
+	// Failed, when set, tells whether a unit had a read error: its files
+	// are written, but it is not recorded as done.
+	Failed func(unit string) bool
+	// Warn, when set, receives warnings (a name taken by another session).
+	Warn func(msg string)
+
+	path    string
+	root    *os.Root
+	ix      *Index
+	run     string
+	seq     atomic.Int64
+	dirs    map[string]error
+	written map[string]string // nameKey(transcript path) → unit, this run
+	unit    string            // the unit under way and its files
+	files   []IndexFile
+	started bool
+	broken  bool // a write of the unit under way failed
+	count   int
 }
+
+// OpenDir opens the output folder root (which must exist) for a run that
+// records what it writes in ix (nil: no index).
+func OpenDir(root, streamLog string, ix *Index) (*Dir, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	return &Dir{StreamLog: streamLog, path: root, root: r, ix: ix, run: RunTag(), dirs: map[string]error{}, written: map[string]string{}}, nil
+}
+
+// RunTag is a random tag for the temporary files of one run.
+func RunTag() string {
+	b := make([]byte, 4)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Transcripts is the number of transcript files written.
+func (d *Dir) Transcripts() int { return d.count }
 
 // Flush writes one session.
 func (d *Dir) Flush(unit string, t *Transcript, events []agt.Event) error {
-	dir := filepath.Join(d.Root, FileName(t.Provider, t.Provider))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if !d.started || unit != d.unit {
+		d.commit()
+		d.unit, d.started, d.files, d.broken = unit, true, nil, false
+	}
+	if err := d.flush(unit, t, events); err != nil {
+		d.broken = true
 		return err
 	}
-	base := filepath.Join(dir, FileName(t.NativeSession, t.Session))
-	files := []string{base + ".transcript.jsonl"}
-	if err := WriteFileAtomic(files[0], AppendJSON(nil, t)); err != nil {
+	return nil
+}
+
+func (d *Dir) flush(unit string, t *Transcript, events []agt.Event) error {
+	prov := ProviderDir(t.Provider)
+	if err := d.mkdir(prov); err != nil {
 		return err
 	}
-	var log []byte
+	stem := d.pick(unit, prov, FileName(t.NativeSession, t.Session), t.Session)
+	base := prov + "/" + stem
+	if err := d.write(base+ExtTranscript, AppendJSON(nil, t)); err != nil {
+		return err
+	}
+	d.written[nameKey(base+ExtTranscript)] = unit
+	d.count++
 	switch d.StreamLog {
 	case LogRaw:
-		files = append(files, base+".stream.jsonl")
+		var log []byte
 		for i := range events {
 			log = AppendEvent(log, &events[i])
 		}
+		return d.write(base+ExtStreamRaw, log)
 	case LogSummary:
-		files = append(files, base+".stream.log")
 		var buf bytes.Buffer
 		s := NewSummary(&buf, false)
 		for i := range events {
 			s.Event(&events[i])
 		}
 		s.Flush()
-		log = buf.Bytes()
-	}
-	if len(files) > 1 {
-		if err := WriteFileAtomic(files[1], log); err != nil {
-			return err
-		}
-	}
-	if d.Written != nil {
-		d.Written(unit, files)
+		return d.write(base+ExtStreamLog, buf.Bytes())
 	}
 	return nil
 }
 
-// WriteFileAtomic writes data to a temporary file in path's folder and
-// renames it to path, so that readers and a killed run see the whole file or
-// the previous one, never a part. It does not sync: a power cut may lose
-// the last files written (a re-run writes them again). On any error the
-// temporary file is removed.
-func WriteFileAtomic(path string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+// Close records the last unit and closes the folder.
+func (d *Dir) Close() error {
+	d.commit()
+	return d.root.Close()
+}
+
+// commit records the unit under way in the index.
+func (d *Dir) commit() {
+	if !d.started || d.ix == nil || len(d.files) == 0 {
+		return
+	}
+	d.ix.Done(d.unit, d.files, !d.broken && (d.Failed == nil || !d.Failed(d.unit)))
+	d.ix.saveSoon(d)
+}
+
+// mkdir makes a provider folder, refusing a link or anything else that is
+// not a folder of DIR's own.
+func (d *Dir) mkdir(name string) error {
+	if err, ok := d.dirs[name]; ok {
+		return err
+	}
+	if !filepath.IsLocal(name) || strings.ContainsAny(name, `/\`) {
+		return fmt.Errorf("%q: refused: not a folder name", name)
+	}
+	err := d.root.Mkdir(name, 0o777)
+	if errors.Is(err, fs.ErrExist) {
+		err = nil
+		if st, lerr := d.root.Lstat(name); lerr != nil {
+			err = lerr
+		} else if st.Mode()&fs.ModeSymlink != 0 {
+			err = fmt.Errorf("%s: a symbolic link: agt-transcript writes only inside %s and does not follow links (remove the link)", filepath.Join(d.path, name), d.path)
+		} else if !st.IsDir() {
+			err = fmt.Errorf("%s: not a directory", filepath.Join(d.path, name))
+		}
+	}
+	d.dirs[name] = err
+	return err
+}
+
+// pick chooses the file name stem of a session of unit in folder prov: the
+// session's own name unless this run already wrote it or another unit owns
+// it in the index, else the name with a hash of the unit (and then of the
+// session) added.
+func (d *Dir) pick(unit, prov, stem, session string) string {
+	taken := func(s string) (string, bool) {
+		p := prov + "/" + s + ExtTranscript
+		if u, ok := d.written[nameKey(p)]; ok {
+			return u, true
+		}
+		if d.ix != nil {
+			if u := d.ix.Owner(p); u != "" && u != unit {
+				return u, true
+			}
+		}
+		return "", false
+	}
+	first, ok := taken(stem)
+	if !ok {
+		return stem
+	}
+	cands := []string{stem + "~" + shortHash(unit), stem + "~" + shortHash(unit, session)}
+	for i := 2; ; i++ {
+		var c string
+		if len(cands) > 0 {
+			c, cands = cands[0], cands[1:]
+		} else {
+			c = stem + "~" + shortHash(unit, session, strconv.Itoa(i))
+		}
+		if _, ok := taken(c); !ok {
+			if d.Warn != nil {
+				d.Warn(fmt.Sprintf("%s holds a session of %s; the session of that name in %s is written as %s", path.Join(prov, stem+ExtTranscript), printable(first), printable(unit), path.Join(prov, c+ExtTranscript)))
+			}
+			return c
+		}
+	}
+}
+
+// printable is s, quoted when it holds characters a terminal would act on
+// (a path read from events can hold anything).
+func printable(s string) string {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+// write writes data to name (relative to DIR) through a temporary file and
+// a rename, and notes it for the unit's record.
+func (d *Dir) write(name string, data []byte) error {
+	if !filepath.IsLocal(name) || strings.Count(name, "/") != 1 {
+		return fmt.Errorf("%s: refused: not a file of a provider folder of %s", name, d.path)
+	}
+	if err := writeAtomic(d.root, name, d.tempName(name), data); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(d.path, name), unwrapPath(err))
+	}
+	sum := sha256.Sum256(data)
+	d.files = append(d.files, IndexFile{Path: name, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])})
+	return nil
+}
+
+// tempName is the name of a temporary file for name: hidden, tagged with
+// the run, unique within it.
+func (d *Dir) tempName(name string) string {
+	dir, file := path.Split(name)
+	return fmt.Sprintf("%s.%s.tmp-%s-%d", dir, file, d.run, d.seq.Add(1))
+}
+
+// unwrapPath drops the path an *fs.PathError repeats.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}
+
+// writeAtomic writes data to tmp in root, then renames it to name, so that
+// readers and a killed run see the whole file or the previous one, never a
+// part. The file is created with mode 0666 less the umask. It does not
+// sync: a power cut may lose the last files written (a re-run writes them
+// again). On any error the temporary file is removed.
+func writeAtomic(root *os.Root, name, tmp string, data []byte) (err error) {
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
 		return err
 	}
 	defer func() {
 		if err != nil {
 			f.Close()
-			os.Remove(f.Name())
+			root.Remove(tmp)
 		}
 	}()
 	if _, err = f.Write(data); err != nil {
@@ -130,7 +383,7 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 	if err = f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(f.Name(), path)
+	return root.Rename(tmp, name)
 }
 
 // Lines writes each transcript as a line to w.

@@ -7,12 +7,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider/providertest"
@@ -33,7 +37,18 @@ import (
 //	accounted: in.jsonl                           (every non-blank line in some src)
 //	notmp: out                                    (no temporary file left in out/)
 //	long                                          (left out with -short)
-//	-- in.jsonl --
+//	env: AGT_STREAM_LOG=raw                       (set for the run)
+//	umask: 027                                    (the process umask for the run)
+//	before: agt-transcript -o out in.jsonl        (a run first, its outcome not checked)
+//	fullout                                       (stdout fails: no space left on device)
+//	files: out 3                                  (files under out/, dot files left out)
+//	file: out/claude/s1.transcript.jsonl          (a regular file exists)
+//	nofile: out/claude                            (nothing there)
+//	contains: out/claude/s1.transcript.jsonl TEXT (a file holds TEXT)
+//	nocontains: out/.agt-index.json TEXT          (a file that does not hold TEXT)
+//	mode: out/claude/s1.transcript.jsonl 0640     (permission bits)
+//	outside: out                                  (the run wrote nothing but under out/)
+//	-- in.jsonl --                                (a name may hold folders: logs/a.jsonl)
 //	…
 //
 // Every case also checks that each stdout line is JSON and that the run did
@@ -58,6 +73,7 @@ func runBadCase(t *testing.T, file string) {
 	dir := t.TempDir()
 	head, files := splitCase(raw)
 	for name, body := range files {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
 		if err := os.WriteFile(filepath.Join(dir, name), body, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -79,6 +95,8 @@ func runBadCase(t *testing.T, file string) {
 		case key == "gen":
 			f := strings.Fields(val)
 			gens[f[0]](t, dir, f[1:]...)
+		case key == "before":
+			before(t, dir, strings.Fields(val))
 		default:
 			want[key] = append(want[key], val)
 		}
@@ -90,17 +108,31 @@ func runBadCase(t *testing.T, file string) {
 	if app == nil {
 		t.Fatalf("unknown filter %q", args[0])
 	}
-	// arguments whose first path element names a file or folder of the
-	// case are made paths into the case's folder
-	for i, a := range args[1:] {
-		first, _, _ := strings.Cut(a, "/")
-		first, _, _ = strings.Cut(first, "!")
-		if _, err := os.Lstat(filepath.Join(dir, first)); err == nil && !strings.HasPrefix(a, "-") {
-			args[i+1] = filepath.Join(dir, a)
-		}
+	caseArgs(dir, args)
+	// set-up directives of the run
+	for _, kv := range want["env"] {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
 	}
+	if w := want["umask"]; len(w) > 0 {
+		m, err := strconv.ParseUint(w[0], 8, 32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old := syscall.Umask(int(m))
+		defer syscall.Umask(old)
+	}
+	var stdout io.Writer
 	var out, errb bytes.Buffer
-	code := Run(context.Background(), app(IO{In: bytes.NewReader(stdin), Out: &out, Err: &errb}), args)
+	stdout = &out
+	if _, ok := want["fullout"]; ok {
+		stdout = fullWriter{}
+	}
+	snap := map[string]bool{}
+	if _, ok := want["outside"]; ok {
+		snap = tree(filepath.Dir(dir))
+	}
+	code := Run(context.Background(), app(IO{In: bytes.NewReader(stdin), Out: stdout, Err: &errb}), args)
 	stderr := errb.String()
 	if w := want["exit"]; len(w) > 0 && strconv.Itoa(code) != w[0] {
 		t.Errorf("exit %d, want %s; stderr:\n%s", code, w[0], stderr)
@@ -165,6 +197,107 @@ func runBadCase(t *testing.T, file string) {
 			}
 		}
 	}
+	// checks of the output folder
+	for _, w := range want["files"] {
+		d, n, _ := strings.Cut(w, " ")
+		count := 0
+		filepath.WalkDir(filepath.Join(dir, d), func(p string, e os.DirEntry, err error) error {
+			if err == nil && e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
+				count++
+			}
+			return nil
+		})
+		if strconv.Itoa(count) != strings.TrimSpace(n) {
+			t.Errorf("%d files under %s, want %s: %v", count, d, n, keysOf(tree(filepath.Join(dir, d))))
+		}
+	}
+	for _, f := range want["file"] {
+		if st, err := os.Lstat(filepath.Join(dir, f)); err != nil || !st.Mode().IsRegular() {
+			t.Errorf("%s: want a file: %v; have %v", f, err, keysOf(tree(dir)))
+		}
+	}
+	for _, f := range want["nofile"] {
+		if _, err := os.Lstat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s exists", f)
+		}
+	}
+	for _, w := range want["contains"] {
+		f, text, _ := strings.Cut(w, " ")
+		if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || !strings.Contains(string(b), text) {
+			t.Errorf("%s lacks %q (%v): %.500s", f, text, err, b)
+		}
+	}
+	for _, w := range want["nocontains"] {
+		f, text, _ := strings.Cut(w, " ")
+		if b, err := os.ReadFile(filepath.Join(dir, f)); err != nil || strings.Contains(string(b), text) {
+			t.Errorf("%s holds %q (%v): %.500s", f, text, err, b)
+		}
+	}
+	for _, w := range want["mode"] {
+		f, m, _ := strings.Cut(w, " ")
+		st, err := os.Stat(filepath.Join(dir, f))
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+		} else if fmt.Sprintf("%04o", st.Mode().Perm()) != m {
+			t.Errorf("%s: mode %04o, want %s", f, st.Mode().Perm(), m)
+		}
+	}
+	for _, d := range want["outside"] {
+		inside := filepath.Join(dir, d) + string(filepath.Separator)
+		for p := range tree(filepath.Dir(dir)) {
+			if !snap[p] && !strings.HasPrefix(p+string(filepath.Separator), inside) {
+				t.Errorf("written outside %s: %s", d, p)
+			}
+		}
+	}
+}
+
+// caseArgs makes arguments whose first path element names a file or
+// folder of the case, and the folder of -o, paths into the case's folder.
+func caseArgs(dir string, args []string) {
+	for i, a := range args[1:] {
+		first, _, _ := strings.Cut(a, "/")
+		first, _, _ = strings.Cut(first, "!")
+		_, err := os.Lstat(filepath.Join(dir, first))
+		if err == nil && !strings.HasPrefix(a, "-") || args[i] == "-o" || args[i] == "--output" {
+			args[i+1] = filepath.Join(dir, a)
+		}
+	}
+}
+
+// before runs a filter in dir before the case's run.
+func before(t *testing.T, dir string, args []string) {
+	caseArgs(dir, args)
+	var out, errb bytes.Buffer
+	Run(context.Background(), apps[args[0]](IO{In: strings.NewReader(""), Out: &out, Err: &errb}), args)
+}
+
+// fullWriter is a standard output on a full disk.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.ENOSPC}
+}
+
+// tree is the set of paths below root.
+func tree(root string) map[string]bool {
+	m := map[string]bool{}
+	filepath.WalkDir(root, func(p string, _ os.DirEntry, err error) error {
+		if err == nil {
+			m[p] = true
+		}
+		return nil
+	})
+	return m
+}
+
+func keysOf(m map[string]bool) []string {
+	var k []string
+	for p := range m {
+		k = append(k, p)
+	}
+	sort.Strings(k)
+	return k
 }
 
 // splitCase cuts a case into its header and files.
@@ -251,6 +384,52 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 			t.Skipf("cannot mount a small file system: %v %s", err, b)
 		}
 		t.Cleanup(func() { exec.Command("umount", d).Run() })
+	},
+	// longid NAME BYTES: an agt.event/1 line whose native session id is
+	// BYTES long
+	"longid": func(t *testing.T, dir string, args ...string) {
+		n, _ := strconv.Atoi(args[1])
+		write(t, dir, args[0], []byte(`{"schema":"agt.event/1","id":"e1","session":"s","native_session":"`+strings.Repeat("x", n)+`","provider":"claude","format":"claude-session","seq":0,"stream":"main","kind":"user","text":"long","src":{"path":"a.jsonl","line":1}}`+"\n"))
+	},
+	// linkout DIR NAME TARGET: DIR/NAME is a link to the case's folder
+	// TARGET (made), outside DIR
+	"linkout": func(t *testing.T, dir string, args ...string) {
+		os.MkdirAll(filepath.Join(dir, args[0]), 0o755)
+		os.MkdirAll(filepath.Join(dir, args[2]), 0o755)
+		if err := os.Symlink(filepath.Join(dir, args[2]), filepath.Join(dir, args[0], args[1])); err != nil {
+			t.Fatal(err)
+		}
+	},
+	// truncgz NAME: a gzip file of a Claude Code session cut in its middle
+	"truncgz": func(t *testing.T, dir string, args ...string) {
+		var buf bytes.Buffer
+		z := gzip.NewWriter(&buf)
+		for i := 0; i < 2000; i++ {
+			fmt.Fprintf(z, `{"type":"user","uuid":"u%d","sessionId":"s1","timestamp":"2026-01-15T10:00:00Z","message":{"role":"user","content":"hello %d %x"}}`+"\n", i, i, i*7919)
+		}
+		z.Close()
+		write(t, dir, args[0], buf.Bytes()[:buf.Len()/2])
+	},
+	// locked DIR: DIR made, and its lock held by the test, as by another
+	// run
+	"locked": func(t *testing.T, dir string, args ...string) {
+		d := filepath.Join(dir, args[0])
+		os.MkdirAll(d, 0o755)
+		f, err := os.OpenFile(filepath.Join(d, ".agt-lock"), os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+	},
+	// touch NAME: NAME's modification time a minute later
+	"touch": func(t *testing.T, dir string, args ...string) {
+		later := time.Now().Add(time.Minute)
+		if err := os.Chtimes(filepath.Join(dir, args[0]), later, later); err != nil {
+			t.Fatal(err)
+		}
 	},
 }
 

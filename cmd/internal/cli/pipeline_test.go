@@ -93,7 +93,7 @@ func TestWorkersSameTranscripts(t *testing.T) {
 func treeContents(t *testing.T, root string) map[string]string {
 	m := map[string]string{}
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Base(p) == ".agt-index.json" {
+		if err != nil || d.IsDir() || filepath.Base(p) == ".agt-index.json" || filepath.Base(p) == ".agt-lock" {
 			return err
 		}
 		b, err := os.ReadFile(p)

@@ -45,8 +45,9 @@ Exit status: 0 done, 1 an input could not be read or a data error under
 		}
 		inputs, failed := expand(c, io, cfg)
 		var sum *transcript.Summary
+		var w *stage.Writer
 		if mode == transcript.LogSummary {
-			w := stage.NewWriter(io.Out)
+			w = stage.NewWriter(io.Out)
 			sum = transcript.NewSummary(w, isTerminal(io.Out) && os.Getenv("NO_COLOR") == "")
 			cfg.Sink = func(evs []agt.Event) error {
 				for i := range evs {
@@ -56,11 +57,13 @@ Exit status: 0 done, 1 an input could not be read or a data error under
 				}
 				return nil
 			}
-			defer func() { sum.Flush(); w.Flush() }()
 		}
 		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
 		if err == nil && sum != nil {
 			err = sum.Flush()
+		}
+		if err == nil && w != nil { // a failed last write (a full disk) is a failure
+			err = w.Flush()
 		}
 		return outcome(st, err, failed)
 	}

@@ -1,10 +1,15 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	goio "io"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agt-project/agt"
@@ -25,10 +30,14 @@ their results, usage and cost per message and per session, subagents apart.
 
 Without -o the transcripts go to stdout. With -o DIR each session is written to
 DIR/<provider>/<session>.transcript.jsonl through a temporary file and a rename;
-a second run skips inputs that did not change (size and modification time)
-unless --force. --stream-log raw adds <session>.stream.jsonl (every event)
-beside each transcript, --stream-log summary adds <session>.stream.log (one
-readable line per message, tool call and result).
+names are made safe, nothing is written outside DIR, and a session whose name
+another input's session took gets <session>~<hash>.transcript.jsonl (with a
+warning). DIR/.agt-index.json remembers what each input gave: a second run
+skips inputs that did not change (size and modification time) and whose files
+are intact, unless --force. One run at a time writes to DIR; DIR is never read
+as input. --stream-log raw adds <session>.stream.jsonl (every event) beside
+each transcript, --stream-log summary adds <session>.stream.log (one readable
+line per message, tool call and result).
 
 Examples:
    agt-transcript session.jsonl | jq '.counts'
@@ -43,7 +52,7 @@ be read, the output could not be written, or a data error under --strict,
 	app.Flags = append(inputFlags(),
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write DIR/<provider>/<session>.transcript.jsonl files instead of stdout", TakesFile: true},
 		&cli.BoolFlag{Name: "force", Usage: "with -o: convert inputs even when their output is up to date"},
-		&cli.StringFlag{Name: "stream-log", Value: transcript.LogOff, EnvVars: []string{"AGT_STREAM_LOG"}, Usage: "with -o: also write a stream log beside each transcript: false, raw (every event) or summary (readable lines)"},
+		&cli.StringFlag{Name: "stream-log", Value: transcript.LogOff, Usage: "with -o: also write a stream log beside each transcript: false, raw (every event) or summary (readable lines); default $AGT_STREAM_LOG, which only -o runs read"},
 		&cli.StringFlag{Name: "log-format", Usage: "deprecated spelling of --stream-log (json = raw)", Hidden: true},
 	)
 	app.Flags = append(app.Flags, normalizeFlags()...)
@@ -52,45 +61,61 @@ be read, the output could not be written, or a data error under --strict,
 		if err != nil {
 			return err
 		}
-		mode, err := streamLogMode(c, io)
+		out := c.String("output")
+		mode, err := streamLogMode(c, io, out != "")
 		if err != nil {
 			return err
-		}
-		out := c.String("output")
-		if mode != transcript.LogOff && out == "" {
-			return Usagef("--stream-log %s needs -o DIR", mode)
 		}
 		if cfg.Transform, err = normalizer(c, io); err != nil {
 			return err
 		}
 		inputs, failed := expand(c, io, cfg)
 		start := time.Now()
-		var flush transcript.Flush
-		var ix *transcript.Index
 		if out == "" {
 			w := stage.NewWriter(io.Out)
-			flush = transcript.Lines(w)
-			defer w.Flush()
-		} else {
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				return err
+			cons := transcript.NewConsolidator(provider.UnitKey, false, transcript.Lines(w))
+			cfg.Sink = cons.Add
+			st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
+			if err == nil {
+				err = cons.Close()
 			}
-			salt := strings.Join([]string{agt.Version, mode, c.String("to"), c.String("prices"), fmt.Sprint(cfg.Opts.Raw)}, "\x00")
-			if ix, err = transcript.LoadIndex(out, salt); err != nil {
-				return err
+			if err == nil {
+				err = w.Flush()
 			}
-			if !c.Bool("force") {
-				cfg.Skip = ix.Fresh
-			} else {
-				cfg.Skip = func(unit string, files []stage.Input) bool { ix.Fresh(unit, files); return false }
-			}
-			d := &transcript.Dir{Root: out, StreamLog: mode, Written: ix.Done}
-			flush = d.Flush
+			return outcome(st, err, failed)
 		}
-		cons := transcript.NewConsolidator(provider.UnitKey, mode != transcript.LogOff, flush)
+
+		if err := os.MkdirAll(out, 0o777); err != nil {
+			return err
+		}
+		inputs = outsideOf(c, io, out, inputs)
+		unlock, err := transcript.Lock(out)
+		if err != nil {
+			return err
+		}
+		defer unlock()
+		ix, err := transcript.LoadIndex(out, runSalt(c, mode))
+		if err != nil {
+			return err
+		}
+		defer ix.Close()
+		if !c.Bool("force") {
+			cfg.Skip = ix.Fresh
+		} else {
+			cfg.Skip = func(unit string, files []stage.Input) bool { ix.Note(unit, files); return false }
+		}
+		d, err := transcript.OpenDir(out, mode, ix)
+		if err != nil {
+			return err
+		}
+		inputs, d.Failed = watchReads(inputs)
+		if !cfg.Quiet {
+			d.Warn = func(msg string) { fmt.Fprintf(io.Err, "%s: %s\n", c.App.Name, msg) }
+		}
+		cons := transcript.NewConsolidator(provider.UnitKey, mode != transcript.LogOff, d.Flush)
 		cfg.Sink = cons.Add
 		var bar *progress
-		if out != "" && !cfg.Quiet && isTerminal(io.Err) {
+		if !cfg.Quiet && isTerminal(io.Err) {
 			bar = newProgress(io.Err, inputs)
 			cfg.Progress = bar.update
 		}
@@ -101,22 +126,141 @@ be read, the output could not be written, or a data error under --strict,
 		if err == nil {
 			err = cons.Close()
 		}
-		if ix != nil {
-			if serr := ix.Save(); err == nil {
-				err = serr
-			}
+		// the last unit is recorded only now that its files are in place
+		if cerr := d.Close(); err == nil {
+			err = cerr
+		}
+		if serr := ix.Save(); err == nil {
+			err = serr
 		}
 		if err != nil {
 			return outcome(st, err, failed)
 		}
-		if out != "" && !cfg.Quiet {
+		if !cfg.Quiet {
 			el := time.Since(start).Seconds()
 			fmt.Fprintf(io.Err, "agt-transcript: %d sessions, %d inputs skipped as up to date, %d events, %d errors, %.1f MB in %.2fs (%.1f MB/s)\n",
-				cons.Sessions(), st.Skipped, st.Events, st.Errors, float64(st.Bytes)/1e6, el, float64(st.Bytes)/1e6/el)
+				d.Transcripts(), st.Skipped, st.Events, st.Errors, float64(st.Bytes)/1e6, el, float64(st.Bytes)/1e6/el)
 		}
 		return outcome(st, nil, failed)
 	}
 	return app
+}
+
+// runSalt is what, beside the inputs, decides the files of a run: the
+// version, the stream log mode, and every option that changes events or
+// transcripts (the price table by its content).
+func runSalt(c *cli.Context, mode string) string {
+	prices := ""
+	if f := c.String("prices"); f != "" {
+		if b, err := os.ReadFile(f); err == nil { // read already by normalizer
+			sum := sha256.Sum256(b)
+			prices = hex.EncodeToString(sum[:])
+		}
+	}
+	return strings.Join([]string{agt.Version, "stream-log=" + mode, "to=" + c.String("to"), "prices=" + prices,
+		"provider=" + c.String("provider"), "raw=" + fmt.Sprint(c.Bool("raw"))}, "\x00")
+}
+
+// watchReads wraps the inputs so that a failed open or read marks the unit
+// the input belongs to: failed reports it, so that a unit whose input could
+// not be read whole is not recorded as done.
+func watchReads(inputs []stage.Input) ([]stage.Input, func(unit string) bool) {
+	var mu sync.Mutex
+	bad := map[string]bool{}
+	mark := func(unit string) {
+		mu.Lock()
+		bad[unit] = true
+		mu.Unlock()
+	}
+	out := make([]stage.Input, len(inputs))
+	for i, in := range inputs {
+		unit, open := provider.UnitKey(in.Path), in.Open
+		in.Open = func() (goio.ReadCloser, error) {
+			rc, err := open()
+			if err != nil {
+				mark(unit)
+				return nil, err
+			}
+			return &watched{ReadCloser: rc, fail: func() { mark(unit) }}, nil
+		}
+		out[i] = in
+	}
+	return out, func(unit string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return bad[unit]
+	}
+}
+
+// watched is a reader that reports a read error other than the end.
+type watched struct {
+	goio.ReadCloser
+	fail func()
+}
+
+func (w *watched) Read(p []byte) (int, error) {
+	n, err := w.ReadCloser.Read(p)
+	if err != nil && err != goio.EOF {
+		w.fail()
+	}
+	return n, err
+}
+
+// outsideOf drops the inputs that lie in the output folder out (found by a
+// walk, or named), so that a run never reads its own output back; a named
+// argument in it gets a warning.
+func outsideOf(c *cli.Context, io IO, out string, inputs []stage.Input) []stage.Input {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return inputs
+	}
+	roots := []string{abs}
+	if r, err := filepath.EvalSymlinks(abs); err == nil && r != abs {
+		roots = append(roots, r)
+	}
+	within := func(p string) bool {
+		for _, r := range roots {
+			if p == r || strings.HasPrefix(p, r+string(filepath.Separator)) {
+				return true
+			}
+		}
+		return false
+	}
+	resolved := map[string]string{} // folder → its path with links resolved
+	inOut := func(p string) bool {
+		if p == stage.StdinPath {
+			return false
+		}
+		if i := strings.Index(p, "!/"); i >= 0 { // an archive member: the archive
+			p = p[:i]
+		}
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return false
+		}
+		if within(a) {
+			return true
+		}
+		dir := filepath.Dir(a)
+		r, ok := resolved[dir]
+		if !ok {
+			r, _ = filepath.EvalSymlinks(dir)
+			resolved[dir] = r
+		}
+		return r != "" && within(filepath.Join(r, filepath.Base(a)))
+	}
+	for _, a := range c.Args().Slice() {
+		if inOut(a) && !c.Bool("quiet") {
+			fmt.Fprintf(io.Err, "%s: %s: in the output folder %s; not read\n", c.App.Name, a, out)
+		}
+	}
+	kept := inputs[:0:0]
+	for _, in := range inputs {
+		if !inOut(in.Path) {
+			kept = append(kept, in)
+		}
+	}
+	return kept
 }
 
 // outcome turns a run's end into the app's error: a data error under
@@ -135,8 +279,16 @@ func outcome(st provider.Stats, err error, failed bool) error {
 }
 
 // streamLogMode reads --stream-log and its deprecated spelling.
-func streamLogMode(c *cli.Context, io IO) (string, error) {
+// AGT_STREAM_LOG counts only with -o: a stdout run ignores it, while an
+// explicit --stream-log without -o is a usage error.
+func streamLogMode(c *cli.Context, io IO, dir bool) (string, error) {
 	mode := c.String("stream-log")
+	env := false
+	if !c.IsSet("stream-log") {
+		if v, ok := os.LookupEnv("AGT_STREAM_LOG"); ok && dir {
+			mode, env = v, true
+		}
+	}
 	if old := c.String("log-format"); old != "" {
 		fmt.Fprintln(io.Err, "agt-transcript: --log-format is deprecated; use --stream-log raw|summary")
 		switch old {
@@ -149,12 +301,19 @@ func streamLogMode(c *cli.Context, io IO) (string, error) {
 		}
 	}
 	switch mode {
-	case transcript.LogOff, transcript.LogRaw, transcript.LogSummary:
-		return mode, nil
 	case "", "0", "no", "off", "none":
-		return transcript.LogOff, nil
+		mode = transcript.LogOff
+	case transcript.LogOff, transcript.LogRaw, transcript.LogSummary:
+	default:
+		if env {
+			return "", Usagef("AGT_STREAM_LOG=%q: want false, raw or summary", mode)
+		}
+		return "", Usagef("--stream-log %q: want false, raw or summary", mode)
 	}
-	return "", Usagef("--stream-log %q: want false, raw or summary", mode)
+	if mode != transcript.LogOff && !dir {
+		return "", Usagef("--stream-log %s needs -o DIR", mode)
+	}
+	return mode, nil
 }
 
 // expand expands the arguments into inputs, reporting problems; failed
