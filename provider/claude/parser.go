@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"hash/maphash"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,9 +15,12 @@ type parser struct {
 	opts  agt.Options
 	calls map[string]string // session NUL tool_use id → event id of the call
 
-	// session logs: usage per model call, emitted at the end of the unit
-	calls2 []*call
-	byKey  map[string]*call
+	// session logs: usage per model call, held while the call is open (until
+	// a later call starts in its stream, or the unit ends)
+	open   []*call          // open calls, by first appearance
+	byKey  map[string]*call // session NUL message id NUL request id → open call
+	closed map[uint64]figures
+	seed   maphash.Seed
 	// session logs: uuids of records already emitted from a progress mirror
 	mirrored map[string]bool
 	// 1.0.x inline sidechains: record uuid → stream
@@ -41,12 +45,25 @@ type call struct {
 	raw     agt.Raw
 }
 
+// figures are the counts of a usage event already emitted, kept so that a
+// line of its call that comes back later (interleaved ids) can still raise
+// them.
+type figures struct {
+	input, cacheRead, cacheWrite, cacheWrite1h, output, reasoning int64
+}
+
+func figuresOf(u *agt.Usage) figures {
+	return figures{u.Input, u.CacheRead, u.CacheWrite, u.CacheWrite1h, u.Output, u.Reasoning}
+}
+
 func newParser(live bool, opts agt.Options) *parser {
 	return &parser{
 		live:      live,
 		opts:      opts,
 		calls:     map[string]string{},
 		byKey:     map[string]*call{},
+		closed:    map[uint64]figures{},
+		seed:      maphash.MakeSeed(),
 		mirrored:  map[string]bool{},
 		sidechain: map[string]string{},
 		tasks:     map[string]string{},
@@ -123,17 +140,43 @@ func (p *parser) stream(r *record) string {
 }
 
 func (p *parser) Finish(em *agt.Emitter) {
-	for _, c := range p.calls2 {
-		u := c.u
-		u.Scope, u.MessageID = agt.ScopeCall, c.key
-		u.Sum()
-		em.SetSrc(c.src, c.raw)
-		em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: c.session, Stream: c.stream, TS: c.ts, Model: c.model, Usage: &u}, c.key, "usage\x00"+c.reqID)
+	for _, c := range p.open {
+		p.emitCall(em, c)
 	}
-	p.calls2 = nil
+	p.open, p.byKey, p.closed = nil, map[string]*call{}, map[uint64]figures{}
 }
 
-// addCall records the usage of an assistant line of a session log.
+// emitCall emits the usage event of a call that is final.
+func (p *parser) emitCall(em *agt.Emitter, c *call) {
+	u := c.u
+	u.Scope, u.MessageID = agt.ScopeCall, c.key
+	u.Sum()
+	em.SetSrc(c.src, c.raw)
+	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: c.session, Stream: c.stream, TS: c.ts, Model: c.model, Usage: &u}, c.key, "usage\x00"+c.reqID)
+}
+
+// closeStream emits the open calls of a stream, which a new call closes.
+func (p *parser) closeStream(em *agt.Emitter, session, stream string) {
+	src, raw := em.Src(), em.Line()
+	kept := p.open[:0]
+	for _, c := range p.open {
+		if c.session != session || c.stream != stream {
+			kept = append(kept, c)
+			continue
+		}
+		p.emitCall(em, c)
+		k := c.session + "\x00" + c.key + "\x00" + c.reqID
+		delete(p.byKey, k)
+		p.closed[maphash.String(p.seed, k)] = figuresOf(&c.u)
+	}
+	clear(p.open[len(kept):])
+	p.open = kept
+	em.SetSrc(src, raw)
+}
+
+// addCall records the usage of an assistant line of a session log. A call
+// stays open while its lines come; the first line of another call in the
+// same stream makes it final and emits its usage.
 func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string) {
 	m := r.Message
 	if m == nil || m.Usage == nil || m.Model == "<synthetic>" {
@@ -144,32 +187,67 @@ func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string)
 		key = r.UUID
 	}
 	k := session + "\x00" + key + "\x00" + r.RequestID
+	u := usageOf(m.Usage)
 	c := p.byKey[k]
 	if c == nil {
+		h := maphash.String(p.seed, k)
+		if f, ok := p.closed[h]; ok {
+			p.correct(em, r, session, stream, ts, key, h, f, u)
+			return
+		}
+		p.closeStream(em, session, stream)
 		// strings decoded from a line share its memory: clone what is kept
 		c = &call{key: strings.Clone(key), reqID: strings.Clone(r.RequestID), session: strings.Clone(session),
 			stream: strings.Clone(stream), ts: strings.Clone(ts), model: strings.Clone(m.Model)}
 		p.byKey[k] = c
-		p.calls2 = append(p.calls2, c)
-	} else if m.Usage.Output < c.u.Output {
+		p.open = append(p.open, c)
+	} else if u.Output < c.u.Output {
 		return
 	}
 	// the figures only: nothing of the line is kept
-	mu := m.Usage
-	c.u = agt.Usage{Input: mu.Input, CacheRead: mu.CacheRead, CacheWrite: mu.CacheWrite, Output: mu.Output}
-	if mu.CacheCreation != nil {
-		c.u.CacheWrite1h = mu.CacheCreation.OneHour
-	}
-	if mu.OutputDetails != nil {
-		c.u.Reasoning = mu.OutputDetails.Thinking
-	}
-	if mu.Speed != "standard" {
-		c.u.Speed = strings.Clone(mu.Speed)
-	}
+	c.u = u
 	c.src = em.Src()
 	if p.opts.Raw {
 		c.raw = em.Line()
 	}
+}
+
+// correct handles a line of a call whose usage was already emitted (its
+// message id came back after another call began in the same stream): when
+// the line wins under the largest-output rule, a usage event carries the
+// difference, so that the call's events add up to the figures of its
+// largest line.
+func (p *parser) correct(em *agt.Emitter, r *record, session, stream, ts, key string, h uint64, was figures, u agt.Usage) {
+	now := figuresOf(&u)
+	if u.Output < was.output || now == was {
+		return
+	}
+	p.closed[h] = now
+	d := u
+	d.Input -= was.input
+	d.CacheRead -= was.cacheRead
+	d.CacheWrite -= was.cacheWrite
+	d.CacheWrite1h -= was.cacheWrite1h
+	d.Output -= was.output
+	d.Reasoning -= was.reasoning
+	d.Scope, d.MessageID = agt.ScopeCall, key
+	d.Sum()
+	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: session, Stream: stream, TS: ts, Model: r.Message.Model, Usage: &d}, key, "usage\x00"+r.RequestID+"\x00"+em.Key())
+}
+
+// usageOf takes the figures of a line's usage.
+func usageOf(mu *usage) agt.Usage {
+	u := agt.Usage{Input: mu.Input, CacheRead: mu.CacheRead, CacheWrite: mu.CacheWrite, Output: mu.Output}
+	if mu.CacheCreation != nil {
+		u.CacheWrite1h = mu.CacheCreation.OneHour
+	}
+	if mu.OutputDetails != nil {
+		u.Reasoning = mu.OutputDetails.Thinking
+	}
+	if mu.Speed != "standard" {
+		u.Speed = strings.Clone(mu.Speed)
+	}
+	return u
 }
 
 // runUsage emits the usage of a live result line: per model, the growth
