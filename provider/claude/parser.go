@@ -13,18 +13,23 @@ import (
 type parser struct {
 	live  bool
 	opts  agt.Options
-	calls map[string]string // session NUL tool_use id → event id of the call
+	calls map[string]string // session NUL tool_use id → event id of the call, until its result
 
 	// session logs: usage per model call, held while the call is open (until
 	// a later call starts in its stream, or the unit ends)
-	open   []*call          // open calls, by first appearance
-	byKey  map[string]*call // session NUL message id NUL request id → open call
+	open  []*call          // open calls, by first appearance
+	byKey map[string]*call // session NUL message id NUL request id → open call
+	// the latest closed calls (hash of their key → emitted figures), in a
+	// ring of maxClosed
 	closed map[uint64]figures
+	ring   []uint64
+	next   int
 	seed   maphash.Seed
-	// session logs: uuids of records already emitted from a progress mirror
-	mirrored map[string]bool
-	// 1.0.x inline sidechains: record uuid → stream
-	sidechain map[string]string
+	// session logs: hashes of session NUL uuid of the records already
+	// emitted from a progress mirror
+	mirrored map[uint64]struct{}
+	// 1.0.x inline sidechains: hash of record uuid → stream
+	sidechain map[uint64]string
 
 	// live output
 	tasks   map[string]string                // Agent tool_use id → task (agent) id
@@ -64,8 +69,8 @@ func newParser(live bool, opts agt.Options) *parser {
 		byKey:     map[string]*call{},
 		closed:    map[uint64]figures{},
 		seed:      maphash.MakeSeed(),
-		mirrored:  map[string]bool{},
-		sidechain: map[string]string{},
+		mirrored:  map[uint64]struct{}{},
+		sidechain: map[uint64]string{},
 		tasks:     map[string]string{},
 		results:   map[string]map[string]*agt.Usage{},
 	}
@@ -91,7 +96,7 @@ func (p *parser) Apply(em *agt.Emitter, v any) {
 	}
 	c := ctx{p: p, em: em, d: d, session: sid, stream: p.stream(r), ts: agt.Timestamp(r.Timestamp)}
 	n := em.Count()
-	if r.IsSidechain && p.mirrored[sid+"\x00"+r.UUID] {
+	if r.IsSidechain && p.isMirrored(sid, r.UUID) {
 		if r.Type == "assistant" {
 			p.addCall(em, r, c.session, c.stream, c.ts)
 		}
@@ -124,17 +129,17 @@ func (p *parser) stream(r *record) string {
 	// 1.0.x inline sidechain: inherit the stream of the parent record
 	s := ""
 	if r.ParentUUID != nil {
-		s = p.sidechain[*r.ParentUUID]
+		s = p.sidechain[maphash.String(p.seed, *r.ParentUUID)]
 	}
 	if s == "" {
 		id := r.UUID
 		if len(id) > 8 {
 			id = id[:8]
 		}
-		s = "sidechain:" + id
+		s = "sidechain:" + id // a new string, owned
 	}
 	if r.UUID != "" {
-		p.sidechain[strings.Clone(r.UUID)] = strings.Clone(s)
+		p.sidechain[maphash.String(p.seed, r.UUID)] = s
 	}
 	return s
 }
@@ -143,7 +148,35 @@ func (p *parser) Finish(em *agt.Emitter) {
 	for _, c := range p.open {
 		p.emitCall(em, c)
 	}
-	p.open, p.byKey, p.closed = nil, map[string]*call{}, map[uint64]figures{}
+	p.open, p.byKey, p.closed, p.ring, p.next = nil, map[string]*call{}, map[uint64]figures{}, nil, 0
+}
+
+// maxClosed is the number of closed calls whose figures are remembered: a
+// line of a call closed longer ago is taken as a call of its own.
+const maxClosed = 4096
+
+// remember keeps the emitted figures of a closed call, forgetting the
+// oldest past maxClosed.
+func (p *parser) remember(h uint64, f figures) {
+	if len(p.ring) < maxClosed {
+		p.ring = append(p.ring, h)
+	} else {
+		delete(p.closed, p.ring[p.next])
+		p.ring[p.next] = h
+		p.next = (p.next + 1) % maxClosed
+	}
+	p.closed[h] = f
+}
+
+// mirror notes a record emitted from a progress mirror; isMirrored tells
+// whether a record was.
+func (p *parser) mirror(session, uuid string) {
+	p.mirrored[maphash.String(p.seed, session+"\x00"+uuid)] = struct{}{}
+}
+
+func (p *parser) isMirrored(session, uuid string) bool {
+	_, ok := p.mirrored[maphash.String(p.seed, session+"\x00"+uuid)]
+	return ok
 }
 
 // emitCall emits the usage event of a call that is final.
@@ -167,7 +200,7 @@ func (p *parser) closeStream(em *agt.Emitter, session, stream string) {
 		p.emitCall(em, c)
 		k := c.session + "\x00" + c.key + "\x00" + c.reqID
 		delete(p.byKey, k)
-		p.closed[maphash.String(p.seed, k)] = figuresOf(&c.u)
+		p.remember(maphash.String(p.seed, k), figuresOf(&c.u))
 	}
 	clear(p.open[len(kept):])
 	p.open = kept
