@@ -193,18 +193,17 @@ func (b *builder) add(ev *agt.Event) {
 		b.t.Format = ev.Format
 	}
 	c := b.conv(ev.Stream)
-	ts := ev.TS
+	ts := ev.TS // copied only where it is kept
 	if ts != "" {
-		ts = b.mem.str(ts)
-		b.first, b.last = minTS(b.first, ts), maxTS(b.last, ts)
-		c.first, c.last = minTS(c.first, ts), maxTS(c.last, ts)
+		span(&b.first, &b.last, ts)
+		span(&c.first, &c.last, ts)
 	}
 	if m := ev.Meta; m != nil {
 		b.meta(m)
 	}
 	switch ev.Kind {
 	case agt.KindAssistant, agt.KindReasoning:
-		c.assistant(b, ev, ts, true)
+		c.assistant(b, ev, true)
 		if ev.Kind == agt.KindAssistant {
 			c.text.add(b.mem.raw(ev.Text))
 		} else {
@@ -213,11 +212,13 @@ func (b *builder) add(ev *agt.Event) {
 		b.bySrc[ev.Src] = msgRef{c, c.open}
 		b.model(c, ev.Model)
 	case agt.KindToolCall:
-		m := c.assistant(b, ev, ts, false)
+		m := c.assistant(b, ev, false)
 		t := ev.Tool
+		ts := b.mem.str(ts)
 		m.ToolCalls = append(m.ToolCalls, ToolCall{ID: b.mem.str(t.ID), Name: b.name(t.Name), NativeName: b.name(t.NativeName), Kind: b.name(t.Kind), Input: b.mem.raw(t.Input), Status: StatusUnknown, StartedAt: ts})
 		ref := callRef{c, c.open, len(m.ToolCalls) - 1, ts}
-		b.calls[b.mem.str(ev.ID)] = ref
+		// kept until the call's result comes
+		b.calls[strings.Clone(ev.ID)] = ref
 		if t.ID != "" {
 			b.native[ev.Stream+"\x00"+t.ID] = ref
 		}
@@ -243,7 +244,7 @@ func (b *builder) add(ev *agt.Event) {
 			text = agt.String("error: " + ev.Error.Message)
 		}
 		c.close()
-		c.msgs = append(c.msgs, Message{Index: len(c.msgs), Role: role, TS: ts, Text: b.mem.raw(text), Model: b.name(ev.Model)})
+		c.msgs = append(c.msgs, Message{Index: len(c.msgs), Role: role, TS: b.mem.str(ts), Text: b.mem.raw(text), Model: b.name(ev.Model)})
 		c.counts.Messages++
 	}
 }
@@ -251,7 +252,7 @@ func (b *builder) add(ev *agt.Event) {
 // assistant returns the assistant message an event belongs to, opening a
 // new one when there is none, or when the model speaks again (text or
 // reasoning) after results of its calls came back.
-func (c *conv) assistant(b *builder, ev *agt.Event, ts string, speaks bool) *Message {
+func (c *conv) assistant(b *builder, ev *agt.Event, speaks bool) *Message {
 	if c.open >= 0 && !(speaks && c.answered) {
 		m := &c.msgs[c.open]
 		if m.Model == "" {
@@ -263,7 +264,7 @@ func (c *conv) assistant(b *builder, ev *agt.Event, ts string, speaks bool) *Mes
 	c.open = len(c.msgs)
 	c.lastAssistant = c.open
 	c.answered = false
-	c.msgs = append(c.msgs, Message{Index: c.open, Role: RoleAssistant, TS: ts, Model: b.name(ev.Model)})
+	c.msgs = append(c.msgs, Message{Index: c.open, Role: RoleAssistant, TS: b.mem.str(ev.TS), Model: b.name(ev.Model)})
 	c.counts.Messages++
 	return &c.msgs[c.open]
 }
@@ -294,7 +295,13 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 		c.counts.UnpairedResults++
 		return
 	}
-	tc.Output, tc.IsError, tc.ExitCode, tc.EndedAt = b.mem.raw(r.Output), r.IsError, r.ExitCode, ts
+	// a paired call is no longer looked up: a second result for it finds
+	// nothing and is unpaired, as it would be found answered
+	delete(b.calls, r.Call)
+	if k := ref.c.name + "\x00" + tc.ID; tc.ID != "" && b.native[k] == ref {
+		delete(b.native, k)
+	}
+	tc.Output, tc.IsError, tc.ExitCode, tc.EndedAt = b.mem.raw(r.Output), r.IsError, r.ExitCode, b.mem.str(ts)
 	tc.Status = StatusOK
 	if r.IsError {
 		tc.Status = StatusError
@@ -414,18 +421,14 @@ func top(count map[string]int, order []string) string {
 	return best
 }
 
-func minTS(a, b string) string {
-	if a == "" || b < a {
-		return b
+// span widens [first, last] to ts, copying what it keeps.
+func span(first, last *string, ts string) {
+	if *first == "" || ts < *first {
+		*first = strings.Clone(ts)
 	}
-	return a
-}
-
-func maxTS(a, b string) string {
-	if b > a {
-		return b
+	if ts > *last {
+		*last = strings.Clone(ts)
 	}
-	return a
 }
 
 // duration is b - a in milliseconds, nil when either is missing.
