@@ -71,3 +71,26 @@ func BenchmarkLongText(b *testing.B) {
 		consolidateEvents(b, evs)
 	}
 }
+
+// TestKeptBytesCopied checks that a transcript does not point into the
+// buffers its events were read from (which are reused, and which a kept
+// slice would pin whole).
+func TestKeptBytesCopied(t *testing.T) {
+	buf := []byte(`"text""2026-01-15T10:00:00Z"{"command":"ls"}"t1""ok"`)
+	evs := []agt.Event{
+		{Session: "s", Stream: agt.StreamMain, Kind: agt.KindAssistant, TS: string(buf[6:28]), Text: buf[0:6], Src: agt.Src{Path: "s.jsonl", Line: 1}},
+		{Session: "s", Stream: agt.StreamMain, Kind: agt.KindToolCall, ID: "c1", TS: string(buf[6:28]), Tool: &agt.Tool{ID: "t1", Name: "Bash", Input: buf[28:44]}, Src: agt.Src{Path: "s.jsonl", Line: 1}},
+		{Session: "s", Stream: agt.StreamMain, Kind: agt.KindToolResult, Result: &agt.Result{Call: "c1", ID: "t1", Output: buf[48:52]}, Src: agt.Src{Path: "s.jsonl", Line: 2}},
+	}
+	tr := consolidateEvents(t, evs)
+	for i := range buf {
+		buf[i] = 'X'
+	}
+	m := tr.Messages[0]
+	if string(m.Text) != `"text"` || len(m.ToolCalls) != 1 {
+		t.Fatalf("message %+v", m)
+	}
+	if tc := m.ToolCalls[0]; string(tc.Input) != `{"command":"ls"}` || string(tc.Output) != `"ok"` || tc.Status != transcript.StatusOK {
+		t.Errorf("tool call %+v: input or output changed with the buffer", tc)
+	}
+}
