@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"strings"
 	"time"
 
@@ -20,6 +21,8 @@ type builder struct {
 	keep    bool
 	first   string
 	last    string
+	mem     arena             // copies of the bytes kept from events
+	names   map[string]string // interned models, tool names and kinds
 }
 
 type callRef struct {
@@ -36,16 +39,111 @@ type msgRef struct {
 
 // conv is the conversation of one stream.
 type conv struct {
-	name     string
-	msgs     []Message
-	open     int // index of the assistant message being built, -1 when none
-	answered bool
-	usage    agt.Usage
-	costs    *float64
-	counts   Counts
-	first    string
-	last     string
-	models   map[string]int
+	name string
+	msgs []Message
+	open int // index of the assistant message being built, -1 when none
+	// index of the latest assistant message, -1 when none
+	lastAssistant int
+	answered      bool
+	usage         agt.Usage
+	costs         *float64
+	counts        Counts
+	first         string
+	last          string
+	models        map[string]int
+	// text and reasoning of the open assistant message, joined when it
+	// closes (joining at every event would copy the text again each time)
+	text, reasoning joined
+}
+
+// joined gathers the texts of an assistant message, a blank line between.
+type joined struct {
+	first agt.Raw // the only text, as it came
+	sb    strings.Builder
+	n     int
+}
+
+func (j *joined) add(r agt.Raw) {
+	if len(r) == 0 {
+		return
+	}
+	switch j.n {
+	case 0:
+		j.first = r
+	case 1:
+		j.sb.WriteString(j.first.Str())
+		fallthrough
+	default:
+		j.sb.WriteString("\n\n")
+		j.sb.WriteString(r.Str())
+	}
+	j.n++
+}
+
+// take returns the joined text (a JSON string literal) and resets j.
+func (j *joined) take() agt.Raw {
+	r := j.first
+	if j.n > 1 {
+		r = agt.String(j.sb.String())
+	}
+	*j = joined{}
+	return r
+}
+
+// close ends the open assistant message: its texts are joined.
+func (c *conv) close() {
+	if c.open >= 0 {
+		m := &c.msgs[c.open]
+		if c.text.n > 0 {
+			m.Text = c.text.take()
+		}
+		if c.reasoning.n > 0 {
+			m.Reasoning = c.reasoning.take()
+		}
+	}
+	c.open = -1
+}
+
+// arena holds copies of the bytes a transcript keeps from events, which
+// would otherwise pin the whole read buffers they point into.
+type arena struct {
+	buf []byte
+}
+
+func (a *arena) raw(r agt.Raw) agt.Raw {
+	if len(r) == 0 {
+		return r
+	}
+	if len(r) > 64<<10 {
+		return bytes.Clone(r)
+	}
+	if cap(a.buf)-len(a.buf) < len(r) {
+		a.buf = make([]byte, 0, min(1<<20, max(4<<10, 2*cap(a.buf))))
+	}
+	n := len(a.buf)
+	a.buf = append(a.buf, r...)
+	return a.buf[n:len(a.buf):len(a.buf)]
+}
+
+// str copies a string kept from an event.
+func (a *arena) str(s string) string {
+	if s == "" {
+		return ""
+	}
+	return string(a.raw(agt.Raw(s)))
+}
+
+// name interns a string that repeats (a model, a tool name or kind).
+func (b *builder) name(s string) string {
+	if s == "" {
+		return ""
+	}
+	if v, ok := b.names[s]; ok {
+		return v
+	}
+	s = strings.Clone(s)
+	b.names[s] = s
+	return s
 }
 
 func newBuilder(ev *agt.Event, keep bool) *builder {
@@ -62,6 +160,7 @@ func newBuilder(ev *agt.Event, keep bool) *builder {
 		native:  map[string]callRef{},
 		bySrc:   map[agt.Src]msgRef{},
 		models:  map[string]int{},
+		names:   map[string]string{},
 		keep:    keep,
 	}
 }
@@ -69,7 +168,7 @@ func newBuilder(ev *agt.Event, keep bool) *builder {
 func (b *builder) conv(name string) *conv {
 	c := b.streams[name]
 	if c == nil {
-		c = &conv{name: name, open: -1, models: map[string]int{}}
+		c = &conv{name: name, open: -1, lastAssistant: -1, models: map[string]int{}}
 		b.streams[name] = c
 		b.order = append(b.order, name)
 	}
@@ -94,29 +193,32 @@ func (b *builder) add(ev *agt.Event) {
 		b.t.Format = ev.Format
 	}
 	c := b.conv(ev.Stream)
-	if ev.TS != "" {
-		b.first, b.last = minTS(b.first, ev.TS), maxTS(b.last, ev.TS)
-		c.first, c.last = minTS(c.first, ev.TS), maxTS(c.last, ev.TS)
+	ts := ev.TS // copied only where it is kept
+	if ts != "" {
+		span(&b.first, &b.last, ts)
+		span(&c.first, &c.last, ts)
 	}
 	if m := ev.Meta; m != nil {
 		b.meta(m)
 	}
 	switch ev.Kind {
 	case agt.KindAssistant, agt.KindReasoning:
-		m := c.assistant(ev, ev.Kind == agt.KindAssistant || ev.Kind == agt.KindReasoning)
+		c.assistant(b, ev, true)
 		if ev.Kind == agt.KindAssistant {
-			m.Text = join(m.Text, ev.Text)
+			c.text.add(b.mem.raw(ev.Text))
 		} else {
-			m.Reasoning = join(m.Reasoning, ev.Text)
+			c.reasoning.add(b.mem.raw(ev.Text))
 		}
 		b.bySrc[ev.Src] = msgRef{c, c.open}
 		b.model(c, ev.Model)
 	case agt.KindToolCall:
-		m := c.assistant(ev, false)
+		m := c.assistant(b, ev, false)
 		t := ev.Tool
-		m.ToolCalls = append(m.ToolCalls, ToolCall{ID: t.ID, Name: t.Name, NativeName: t.NativeName, Kind: t.Kind, Input: t.Input, Status: StatusUnknown, StartedAt: ev.TS})
-		ref := callRef{c, c.open, len(m.ToolCalls) - 1, ev.TS}
-		b.calls[ev.ID] = ref
+		ts := b.mem.str(ts)
+		m.ToolCalls = append(m.ToolCalls, ToolCall{ID: b.mem.str(t.ID), Name: b.name(t.Name), NativeName: b.name(t.NativeName), Kind: b.name(t.Kind), Input: b.mem.raw(t.Input), Status: StatusUnknown, StartedAt: ts})
+		ref := callRef{c, c.open, len(m.ToolCalls) - 1, ts}
+		// kept until the call's result comes
+		b.calls[strings.Clone(ev.ID)] = ref
 		if t.ID != "" {
 			b.native[ev.Stream+"\x00"+t.ID] = ref
 		}
@@ -124,7 +226,7 @@ func (b *builder) add(ev *agt.Event) {
 		c.counts.ToolCalls++
 		b.model(c, ev.Model)
 	case agt.KindToolResult:
-		b.result(c, ev)
+		b.result(c, ev, ts)
 	case agt.KindUsage:
 		b.usage(c, ev)
 	case agt.KindUnknown:
@@ -141,8 +243,8 @@ func (b *builder) add(ev *agt.Event) {
 		if ev.Kind == agt.KindError && ev.Error != nil {
 			text = agt.String("error: " + ev.Error.Message)
 		}
-		c.open = -1
-		c.msgs = append(c.msgs, Message{Index: len(c.msgs), Role: role, TS: ev.TS, Text: text, Model: ev.Model})
+		c.close()
+		c.msgs = append(c.msgs, Message{Index: len(c.msgs), Role: role, TS: b.mem.str(ts), Text: b.mem.raw(text), Model: b.name(ev.Model)})
 		c.counts.Messages++
 	}
 }
@@ -150,23 +252,26 @@ func (b *builder) add(ev *agt.Event) {
 // assistant returns the assistant message an event belongs to, opening a
 // new one when there is none, or when the model speaks again (text or
 // reasoning) after results of its calls came back.
-func (c *conv) assistant(ev *agt.Event, speaks bool) *Message {
+func (c *conv) assistant(b *builder, ev *agt.Event, speaks bool) *Message {
 	if c.open >= 0 && !(speaks && c.answered) {
 		m := &c.msgs[c.open]
 		if m.Model == "" {
-			m.Model = ev.Model
+			m.Model = b.name(ev.Model)
 		}
 		return m
 	}
+	c.close()
 	c.open = len(c.msgs)
+	c.lastAssistant = c.open
 	c.answered = false
-	c.msgs = append(c.msgs, Message{Index: c.open, Role: RoleAssistant, TS: ev.TS, Model: ev.Model})
+	c.msgs = append(c.msgs, Message{Index: c.open, Role: RoleAssistant, TS: b.mem.str(ev.TS), Model: b.name(ev.Model)})
 	c.counts.Messages++
 	return &c.msgs[c.open]
 }
 
 func (b *builder) model(c *conv, m string) {
 	if m != "" {
+		m = b.name(m)
 		if _, ok := b.models[m]; !ok {
 			b.t.Models = append(b.t.Models, m)
 		}
@@ -175,7 +280,7 @@ func (b *builder) model(c *conv, m string) {
 	}
 }
 
-func (b *builder) result(c *conv, ev *agt.Event) {
+func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 	r := ev.Result
 	ref, ok := b.calls[r.Call]
 	if !ok && r.ID != "" {
@@ -190,13 +295,19 @@ func (b *builder) result(c *conv, ev *agt.Event) {
 		c.counts.UnpairedResults++
 		return
 	}
-	tc.Output, tc.IsError, tc.ExitCode, tc.EndedAt = r.Output, r.IsError, r.ExitCode, ev.TS
+	// a paired call is no longer looked up: a second result for it finds
+	// nothing and is unpaired, as it would be found answered
+	delete(b.calls, r.Call)
+	if k := ref.c.name + "\x00" + tc.ID; tc.ID != "" && b.native[k] == ref {
+		delete(b.native, k)
+	}
+	tc.Output, tc.IsError, tc.ExitCode, tc.EndedAt = b.mem.raw(r.Output), r.IsError, r.ExitCode, b.mem.str(ts)
 	tc.Status = StatusOK
 	if r.IsError {
 		tc.Status = StatusError
 		ref.c.counts.ToolErrors++
 	}
-	tc.DurationMS = duration(ref.ts, ev.TS)
+	tc.DurationMS = duration(ref.ts, ts)
 	if ref.c.open == ref.msg {
 		ref.c.answered = true
 	}
@@ -212,13 +323,8 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 	ref, ok := b.bySrc[ev.Src]
 	if !ok && c.open >= 0 {
 		ref, ok = msgRef{c, c.open}, true
-	} else if !ok && len(c.msgs) > 0 {
-		for i := len(c.msgs) - 1; i >= 0; i-- {
-			if c.msgs[i].Role == RoleAssistant {
-				ref, ok = msgRef{c, i}, true
-				break
-			}
-		}
+	} else if !ok && c.lastAssistant >= 0 {
+		ref, ok = msgRef{c, c.lastAssistant}, true
 	}
 	if !ok {
 		return
@@ -231,7 +337,7 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 	mu.MessageID, mu.ContextWindow = "", 0
 	m.Usage.Add(&mu)
 	if m.Model == "" {
-		m.Model = ev.Model
+		m.Model = b.name(ev.Model)
 	}
 	if u.ContextWindow > b.t.ContextWindow {
 		b.t.ContextWindow = u.ContextWindow
@@ -241,16 +347,16 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 func (b *builder) meta(m *agt.Meta) {
 	t := &b.t
 	if t.Cwd == "" {
-		t.Cwd = m.Cwd
+		t.Cwd = strings.Clone(m.Cwd)
 	}
 	if t.GitBranch == "" {
-		t.GitBranch = m.GitBranch
+		t.GitBranch = strings.Clone(m.GitBranch)
 	}
-	if m.Version != "" {
-		t.Version = m.Version
+	if m.Version != "" && m.Version != t.Version {
+		t.Version = strings.Clone(m.Version)
 	}
-	if m.Title != "" {
-		t.Title = m.Title
+	if m.Title != "" && m.Title != t.Title {
+		t.Title = strings.Clone(m.Title)
 	}
 }
 
@@ -265,6 +371,7 @@ func (b *builder) transcript() *Transcript {
 	t.Usage.Scope = ScopeSession
 	for _, name := range b.order {
 		c := b.streams[name]
+		c.close()
 		c.finish()
 		t.Usage.Add(&c.usage)
 		t.Counts.add(c.counts)
@@ -314,29 +421,14 @@ func top(count map[string]int, order []string) string {
 	return best
 }
 
-// join appends text b to a (JSON string literals), a blank line between.
-func join(a, b agt.Raw) agt.Raw {
-	switch {
-	case len(b) == 0:
-		return a
-	case len(a) == 0:
-		return b
+// span widens [first, last] to ts, copying what it keeps.
+func span(first, last *string, ts string) {
+	if *first == "" || ts < *first {
+		*first = strings.Clone(ts)
 	}
-	return agt.String(a.Str() + "\n\n" + b.Str())
-}
-
-func minTS(a, b string) string {
-	if a == "" || b < a {
-		return b
+	if ts > *last {
+		*last = strings.Clone(ts)
 	}
-	return a
-}
-
-func maxTS(a, b string) string {
-	if b > a {
-		return b
-	}
-	return a
 }
 
 // duration is b - a in milliseconds, nil when either is missing.

@@ -51,7 +51,7 @@ func classify(cmd string) shellResult {
 		return shellResult{}
 	}
 	var (
-		cwd   string
+		cwd   dir
 		res   shellResult
 		seen  = map[string]bool{}
 		found = map[string]*segResult{}
@@ -108,8 +108,8 @@ type segResult struct {
 
 // classifyPipeline classifies one pipeline; nil for a neutral one. cd
 // updates *cwd.
-func classifyPipeline(p pipeline, cwd *string) (*segResult, bool) {
-	first, ok := classifySimple(p[0], *cwd)
+func classifyPipeline(p pipeline, cwd *dir) (*segResult, bool) {
+	first, ok := classifySimple(p[0], cwd)
 	if !ok {
 		return nil, false
 	}
@@ -117,7 +117,7 @@ func classifyPipeline(p pipeline, cwd *string) (*segResult, bool) {
 		if len(p) > 1 {
 			return nil, false
 		}
-		*cwd = first.path
+		cwd.cd(first.path)
 		return nil, true
 	}
 	for _, f := range p[1:] {
@@ -137,13 +137,15 @@ func classifyPipeline(p pipeline, cwd *string) (*segResult, bool) {
 }
 
 // classifySimple classifies one command as the producer of a pipeline.
-func classifySimple(s simple, cwd string) (*segResult, bool) {
+// cwd is made a string only when a command needs it: a long chain of cd
+// would otherwise build the growing path again at every step.
+func classifySimple(s simple, wd *dir) (*segResult, bool) {
 	args := skipAssignments(s.args)
 	var inputs []string
 	for _, r := range s.redirs {
 		switch {
 		case r.op == "<":
-			inputs = append(inputs, joinPath(cwd, r.target))
+			inputs = append(inputs, r.target)
 		case isOutput(r.op) && !harmlessTarget(r.target):
 			return nil, false
 		}
@@ -156,24 +158,28 @@ func classifySimple(s simple, cwd string) (*segResult, bool) {
 	}
 	name := path.Base(args[0])
 	if inner, ok := shellScript(name, args[1:]); ok {
-		return classifyInner(inner, cwd)
+		return classifyInner(inner, wd.String())
 	}
 	if name == "git" {
-		return classifyGit(args[1:], cwd)
+		return classifyGit(args[1:], wd.String())
 	}
 	spec, ok := commands[name]
 	if !ok {
 		return nil, false
 	}
-	if spec.cls == clsCd {
+	if spec.cls == clsCd { // the operand, joined by classifyPipeline
 		dir := ""
 		if len(args) > 1 && args[1] != "-" {
-			dir = joinPath(cwd, args[1])
+			dir = args[1]
 		}
 		return &segResult{cls: clsCd, path: dir}, true
 	}
 	if spec.cls == clsNeutral {
 		return &segResult{cls: clsNeutral}, true
+	}
+	cwd := wd.String()
+	for i, in := range inputs {
+		inputs[i] = joinPath(cwd, in)
 	}
 	sa, ok := scanArgs(args[1:], spec)
 	if !ok {
@@ -265,7 +271,7 @@ func classifyFilter(s simple) (*segResult, bool) {
 		if len(sub) == 0 {
 			return nil, false
 		}
-		seg, ok := classifySimple(simple{args: sub}, "")
+		seg, ok := classifySimple(simple{args: sub}, &dir{})
 		if !ok {
 			return nil, false
 		}
@@ -466,6 +472,71 @@ func harmlessTarget(t string) bool {
 		return true
 	}
 	return false
+}
+
+// dir is the directory set by the cd commands met so far: the value of
+// joinPath applied at each cd, kept as cleaned path segments so that each
+// cd costs the length of its operand, and made a string only when used.
+type dir struct {
+	raw    string   // the value while no relative operand was joined to it
+	joined bool     // segs (and abs) hold the value
+	abs    bool     // the joined path is absolute
+	segs   []string // the cleaned segments of the joined path
+	memo   string   // String() of segs, when fresh
+	fresh  bool
+}
+
+// cd sets d to joinPath(d, p); "" (cd, cd -) resets it.
+func (d *dir) cd(p string) {
+	d.fresh = false
+	if (d.raw == "" && !d.joined) || p == "" || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$") {
+		*d = dir{raw: p}
+		return
+	}
+	if !d.joined {
+		d.joined, d.abs, d.segs = true, strings.HasPrefix(d.raw, "/"), d.segs[:0]
+		d.push(d.raw)
+		d.raw = ""
+	}
+	d.push(p)
+}
+
+// push adds the segments of a relative path as path.Clean does: "." and
+// empty segments go, ".." removes the segment before it.
+func (d *dir) push(p string) {
+	for p != "" {
+		seg := p
+		if i := strings.IndexByte(p, '/'); i >= 0 {
+			seg, p = p[:i], p[i+1:]
+		} else {
+			p = ""
+		}
+		switch {
+		case seg == "" || seg == ".":
+		case seg == ".." && len(d.segs) > 0 && d.segs[len(d.segs)-1] != "..":
+			d.segs = d.segs[:len(d.segs)-1]
+		case seg == ".." && d.abs: // above the root is the root
+		default:
+			d.segs = append(d.segs, seg)
+		}
+	}
+}
+
+func (d *dir) String() string {
+	if !d.joined {
+		return d.raw
+	}
+	if !d.fresh {
+		s := strings.Join(d.segs, "/")
+		switch {
+		case d.abs:
+			s = "/" + s
+		case s == "":
+			s = "."
+		}
+		d.memo, d.fresh = s, true
+	}
+	return d.memo
 }
 
 // joinPath joins a relative path to the directory of an earlier cd.

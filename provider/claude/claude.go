@@ -7,10 +7,12 @@
 //   - Usage of a session log is one event per model call: lines are grouped
 //     by (message.id, requestId) across all the files of the unit, progress
 //     mirrors of subagent messages included, and the line with the largest
-//     output count wins (ties: the later line). Because a later line can
-//     still raise the count, these events are emitted when the unit ends, in
-//     order of first appearance, each with the src of the line it was taken
-//     from.
+//     output count wins (ties: the later line). A call is held open while
+//     its lines come; its event is emitted, with the src of the line it was
+//     taken from, just before the first line of another call in the same
+//     stream, or when the unit ends. A line of a call already emitted
+//     (interleaved message ids) that raises its figures gives a second usage
+//     event of the same message id with the difference.
 //   - Live output carries placeholder usage on its per-block assistant lines;
 //     usage comes from the result line's modelUsage as "run" events, one per
 //     model, differences from the previous result of the same session (Claude

@@ -3,6 +3,7 @@ package claude_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -146,4 +147,46 @@ func readFile(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestUsageWhenFinal checks that a call's usage is emitted as soon as
+// another call begins in its stream, with its largest line, and that a line
+// of an emitted call that comes back (interleaved ids) adds the difference.
+func TestUsageWhenFinal(t *testing.T) {
+	sid := "5e6f7a8b-0c1d-4e2f-8a3b-4c5d6e7f8a9b"
+	line := func(uuid, side, msg, req string, out int) string {
+		return `{"type":"assistant","uuid":"` + uuid + `","isSidechain":` + side + `,"sessionId":"` + sid +
+			`","timestamp":"2026-01-01T00:00:00.000Z","requestId":"` + req + `","message":{"id":"` + msg +
+			`","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"t"}],"usage":{"input_tokens":2,"output_tokens":` +
+			strconv.Itoa(out) + `,"cache_read_input_tokens":10,"cache_creation_input_tokens":0}}}` + "\n"
+	}
+	in := line("a1", "false", "m1", "r1", 5) + // line 1
+		line("a2", "false", "m1", "r1", 9) + // line 2: m1 grows
+		line("a3", "false", "m1", "r1", 4) + // line 3: smaller, ignored
+		line("a4", "false", "m2", "r2", 3) + // line 4: m2 begins, m1 is final
+		line("a5", "false", "m1", "r1", 12) + // line 5: m1 comes back, +3
+		line("a6", "false", "m1", "r1", 1) // line 6: smaller, nothing
+	f := filepath.Join(t.TempDir(), sid+".jsonl")
+	write(t, f, in)
+	out, _, _ := providertest.Parse(t, provider.Config{}, f)
+	var got []string
+	total := map[string]int64{}
+	for _, ev := range providertest.Events(t, out) {
+		if ev.Kind != agt.KindUsage {
+			got = append(got, ev.Kind+":"+strconv.Itoa(int(ev.Src.Line)))
+			continue
+		}
+		got = append(got, "usage:"+ev.Usage.MessageID+"="+strconv.Itoa(int(ev.Usage.Output))+"@"+strconv.Itoa(int(ev.Src.Line)))
+		total[ev.Usage.MessageID] += ev.Usage.Output
+		if ev.Usage.Input != 2 && ev.Usage.Input != 0 {
+			t.Errorf("usage %+v: input counted twice", ev.Usage)
+		}
+	}
+	want := "assistant:1 assistant:2 assistant:3 usage:m1=9@2 assistant:4 usage:m1=3@5 assistant:5 assistant:6 usage:m2=3@4"
+	if s := strings.Join(got, " "); s != want {
+		t.Errorf("events\n got  %s\n want %s", s, want)
+	}
+	if total["m1"] != 12 || total["m2"] != 3 {
+		t.Errorf("output per call = %v, want m1 12, m2 3", total)
+	}
 }

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"hash/maphash"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,15 +13,23 @@ import (
 type parser struct {
 	live  bool
 	opts  agt.Options
-	calls map[string]string // session NUL tool_use id → event id of the call
+	calls map[string]string // session NUL tool_use id → event id of the call, until its result
 
-	// session logs: usage per model call, emitted at the end of the unit
-	calls2 []*call
-	byKey  map[string]*call
-	// session logs: uuids of records already emitted from a progress mirror
-	mirrored map[string]bool
-	// 1.0.x inline sidechains: record uuid → stream
-	sidechain map[string]string
+	// session logs: usage per model call, held while the call is open (until
+	// a later call starts in its stream, or the unit ends)
+	open  []*call          // open calls, by first appearance
+	byKey map[string]*call // session NUL message id NUL request id → open call
+	// the latest closed calls (hash of their key → emitted figures), in a
+	// ring of maxClosed
+	closed map[uint64]figures
+	ring   []uint64
+	next   int
+	seed   maphash.Seed
+	// session logs: hashes of session NUL uuid of the records already
+	// emitted from a progress mirror
+	mirrored map[uint64]struct{}
+	// 1.0.x inline sidechains: hash of record uuid → stream
+	sidechain map[uint64]string
 
 	// live output
 	tasks   map[string]string                // Agent tool_use id → task (agent) id
@@ -41,14 +50,27 @@ type call struct {
 	raw     agt.Raw
 }
 
+// figures are the counts of a usage event already emitted, kept so that a
+// line of its call that comes back later (interleaved ids) can still raise
+// them.
+type figures struct {
+	input, cacheRead, cacheWrite, cacheWrite1h, output, reasoning int64
+}
+
+func figuresOf(u *agt.Usage) figures {
+	return figures{u.Input, u.CacheRead, u.CacheWrite, u.CacheWrite1h, u.Output, u.Reasoning}
+}
+
 func newParser(live bool, opts agt.Options) *parser {
 	return &parser{
 		live:      live,
 		opts:      opts,
 		calls:     map[string]string{},
 		byKey:     map[string]*call{},
-		mirrored:  map[string]bool{},
-		sidechain: map[string]string{},
+		closed:    map[uint64]figures{},
+		seed:      maphash.MakeSeed(),
+		mirrored:  map[uint64]struct{}{},
+		sidechain: map[uint64]string{},
 		tasks:     map[string]string{},
 		results:   map[string]map[string]*agt.Usage{},
 	}
@@ -74,7 +96,7 @@ func (p *parser) Apply(em *agt.Emitter, v any) {
 	}
 	c := ctx{p: p, em: em, d: d, session: sid, stream: p.stream(r), ts: agt.Timestamp(r.Timestamp)}
 	n := em.Count()
-	if r.IsSidechain && p.mirrored[sid+"\x00"+r.UUID] {
+	if r.IsSidechain && p.isMirrored(sid, r.UUID) {
 		if r.Type == "assistant" {
 			p.addCall(em, r, c.session, c.stream, c.ts)
 		}
@@ -107,33 +129,87 @@ func (p *parser) stream(r *record) string {
 	// 1.0.x inline sidechain: inherit the stream of the parent record
 	s := ""
 	if r.ParentUUID != nil {
-		s = p.sidechain[*r.ParentUUID]
+		s = p.sidechain[maphash.String(p.seed, *r.ParentUUID)]
 	}
 	if s == "" {
 		id := r.UUID
 		if len(id) > 8 {
 			id = id[:8]
 		}
-		s = "sidechain:" + id
+		s = "sidechain:" + id // a new string, owned
 	}
 	if r.UUID != "" {
-		p.sidechain[strings.Clone(r.UUID)] = strings.Clone(s)
+		p.sidechain[maphash.String(p.seed, r.UUID)] = s
 	}
 	return s
 }
 
 func (p *parser) Finish(em *agt.Emitter) {
-	for _, c := range p.calls2 {
-		u := c.u
-		u.Scope, u.MessageID = agt.ScopeCall, c.key
-		u.Sum()
-		em.SetSrc(c.src, c.raw)
-		em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: c.session, Stream: c.stream, TS: c.ts, Model: c.model, Usage: &u}, c.key, "usage\x00"+c.reqID)
+	for _, c := range p.open {
+		p.emitCall(em, c)
 	}
-	p.calls2 = nil
+	p.open, p.byKey, p.closed, p.ring, p.next = nil, map[string]*call{}, map[uint64]figures{}, nil, 0
 }
 
-// addCall records the usage of an assistant line of a session log.
+// maxClosed is the number of closed calls whose figures are remembered: a
+// line of a call closed longer ago is taken as a call of its own.
+const maxClosed = 4096
+
+// remember keeps the emitted figures of a closed call, forgetting the
+// oldest past maxClosed.
+func (p *parser) remember(h uint64, f figures) {
+	if len(p.ring) < maxClosed {
+		p.ring = append(p.ring, h)
+	} else {
+		delete(p.closed, p.ring[p.next])
+		p.ring[p.next] = h
+		p.next = (p.next + 1) % maxClosed
+	}
+	p.closed[h] = f
+}
+
+// mirror notes a record emitted from a progress mirror; isMirrored tells
+// whether a record was.
+func (p *parser) mirror(session, uuid string) {
+	p.mirrored[maphash.String(p.seed, session+"\x00"+uuid)] = struct{}{}
+}
+
+func (p *parser) isMirrored(session, uuid string) bool {
+	_, ok := p.mirrored[maphash.String(p.seed, session+"\x00"+uuid)]
+	return ok
+}
+
+// emitCall emits the usage event of a call that is final.
+func (p *parser) emitCall(em *agt.Emitter, c *call) {
+	u := c.u
+	u.Scope, u.MessageID = agt.ScopeCall, c.key
+	u.Sum()
+	em.SetSrc(c.src, c.raw)
+	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: c.session, Stream: c.stream, TS: c.ts, Model: c.model, Usage: &u}, c.key, "usage\x00"+c.reqID)
+}
+
+// closeStream emits the open calls of a stream, which a new call closes.
+func (p *parser) closeStream(em *agt.Emitter, session, stream string) {
+	src, raw := em.Src(), em.Line()
+	kept := p.open[:0]
+	for _, c := range p.open {
+		if c.session != session || c.stream != stream {
+			kept = append(kept, c)
+			continue
+		}
+		p.emitCall(em, c)
+		k := c.session + "\x00" + c.key + "\x00" + c.reqID
+		delete(p.byKey, k)
+		p.remember(maphash.String(p.seed, k), figuresOf(&c.u))
+	}
+	clear(p.open[len(kept):])
+	p.open = kept
+	em.SetSrc(src, raw)
+}
+
+// addCall records the usage of an assistant line of a session log. A call
+// stays open while its lines come; the first line of another call in the
+// same stream makes it final and emits its usage.
 func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string) {
 	m := r.Message
 	if m == nil || m.Usage == nil || m.Model == "<synthetic>" {
@@ -144,32 +220,67 @@ func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string)
 		key = r.UUID
 	}
 	k := session + "\x00" + key + "\x00" + r.RequestID
+	u := usageOf(m.Usage)
 	c := p.byKey[k]
 	if c == nil {
+		h := maphash.String(p.seed, k)
+		if f, ok := p.closed[h]; ok {
+			p.correct(em, r, session, stream, ts, key, h, f, u)
+			return
+		}
+		p.closeStream(em, session, stream)
 		// strings decoded from a line share its memory: clone what is kept
 		c = &call{key: strings.Clone(key), reqID: strings.Clone(r.RequestID), session: strings.Clone(session),
 			stream: strings.Clone(stream), ts: strings.Clone(ts), model: strings.Clone(m.Model)}
 		p.byKey[k] = c
-		p.calls2 = append(p.calls2, c)
-	} else if m.Usage.Output < c.u.Output {
+		p.open = append(p.open, c)
+	} else if u.Output < c.u.Output {
 		return
 	}
 	// the figures only: nothing of the line is kept
-	mu := m.Usage
-	c.u = agt.Usage{Input: mu.Input, CacheRead: mu.CacheRead, CacheWrite: mu.CacheWrite, Output: mu.Output}
-	if mu.CacheCreation != nil {
-		c.u.CacheWrite1h = mu.CacheCreation.OneHour
-	}
-	if mu.OutputDetails != nil {
-		c.u.Reasoning = mu.OutputDetails.Thinking
-	}
-	if mu.Speed != "standard" {
-		c.u.Speed = strings.Clone(mu.Speed)
-	}
+	c.u = u
 	c.src = em.Src()
 	if p.opts.Raw {
 		c.raw = em.Line()
 	}
+}
+
+// correct handles a line of a call whose usage was already emitted (its
+// message id came back after another call began in the same stream): when
+// the line wins under the largest-output rule, a usage event carries the
+// difference, so that the call's events add up to the figures of its
+// largest line.
+func (p *parser) correct(em *agt.Emitter, r *record, session, stream, ts, key string, h uint64, was figures, u agt.Usage) {
+	now := figuresOf(&u)
+	if u.Output < was.output || now == was {
+		return
+	}
+	p.closed[h] = now
+	d := u
+	d.Input -= was.input
+	d.CacheRead -= was.cacheRead
+	d.CacheWrite -= was.cacheWrite
+	d.CacheWrite1h -= was.cacheWrite1h
+	d.Output -= was.output
+	d.Reasoning -= was.reasoning
+	d.Scope, d.MessageID = agt.ScopeCall, key
+	d.Sum()
+	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: session, Stream: stream, TS: ts, Model: r.Message.Model, Usage: &d}, key, "usage\x00"+r.RequestID+"\x00"+em.Key())
+}
+
+// usageOf takes the figures of a line's usage.
+func usageOf(mu *usage) agt.Usage {
+	u := agt.Usage{Input: mu.Input, CacheRead: mu.CacheRead, CacheWrite: mu.CacheWrite, Output: mu.Output}
+	if mu.CacheCreation != nil {
+		u.CacheWrite1h = mu.CacheCreation.OneHour
+	}
+	if mu.OutputDetails != nil {
+		u.Reasoning = mu.OutputDetails.Thinking
+	}
+	if mu.Speed != "standard" {
+		u.Speed = strings.Clone(mu.Speed)
+	}
+	return u
 }
 
 // runUsage emits the usage of a live result line: per model, the growth

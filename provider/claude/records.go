@@ -272,7 +272,9 @@ func (c *ctx) userMeta() *agt.Meta {
 func (c *ctx) toolResult(b block, suffix string) {
 	res := &agt.Result{ID: b.ToolUseID, Output: agt.Raw(b.Content), IsError: b.IsError}
 	if b.ToolUseID != "" {
-		res.Call = c.p.calls[c.session+"\x00"+b.ToolUseID]
+		k := c.session + "\x00" + b.ToolUseID
+		res.Call = c.p.calls[k]
+		delete(c.p.calls, k) // a call has one result: only calls in flight are kept
 		suffix = "result:" + b.ToolUseID
 	}
 	if b.IsError {
@@ -311,7 +313,7 @@ func (c *ctx) progress() {
 	if c.em.Count() == n {
 		c.meta("progress", r.Data.Type, nil)
 	}
-	c.p.mirrored[c.session+"\x00"+m.rec.UUID] = true
+	c.p.mirror(c.session, m.rec.UUID)
 }
 
 func (c *ctx) result() {

@@ -431,6 +431,23 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 			t.Fatal(err)
 		}
 	},
+	// longtext NAME: a user line, then 20,000 assistant lines of one model
+	// call (about 7 MB of text), each a text block
+	"longtext": func(t *testing.T, dir string, args ...string) {
+		var b bytes.Buffer
+		b.WriteString(claudeLine + "\n")
+		text := strings.Repeat("some words of a long answer ", 8)
+		for i := range 20000 {
+			fmt.Fprintf(&b, `{"type":"assistant","uuid":"a%d","sessionId":"s1","timestamp":"2026-01-15T10:00:01Z","requestId":"r1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"%d %s"}],"usage":{"input_tokens":3,"output_tokens":%d}}}`+"\n", i, i, text, i)
+		}
+		write(t, dir, args[0], b.Bytes())
+	},
+	// cdchain NAME: a Claude Code Bash call whose command is 80,000
+	// "cd x &&" (640 KB) before a cat
+	"cdchain": func(t *testing.T, dir string, args ...string) {
+		cmd := strings.Repeat("cd x && ", 80000) + "cat f"
+		write(t, dir, args[0], []byte(claudeLine+"\n"+`{"type":"assistant","uuid":"a1","sessionId":"s1","timestamp":"2026-01-15T10:00:01Z","requestId":"r1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-5","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"`+cmd+`"}}],"usage":{"input_tokens":3,"output_tokens":5}}}`+"\n"))
+	},
 }
 
 func write(t *testing.T, dir, name string, b []byte) {
