@@ -276,7 +276,7 @@ func (ix *Index) Save() error {
 	}
 	b = append(b, '\n')
 	tmp := fmt.Sprintf(".%s.tmp-%s-%d", IndexName, ix.run, len(b))
-	if err := writeAtomic(ix.root, IndexName, tmp, b); err != nil {
+	if _, err := writeAtomic(ix.root, IndexName, tmp, bytesOf(b)); err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(ix.root.Name(), IndexName), unwrapPath(err))
 	}
 	ix.dirty, ix.since, ix.size = false, 0, int64(len(b))

@@ -1,7 +1,7 @@
 package transcript
 
 import (
-	"bytes"
+	"bufio"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -215,26 +215,31 @@ func (d *Dir) flush(unit string, t *Transcript, events []agt.Event) error {
 	}
 	stem := d.pick(unit, prov, FileName(t.NativeSession, t.Session), t.Session)
 	base := prov + "/" + stem
-	if err := d.write(base+ExtTranscript, AppendJSON(nil, t)); err != nil {
+	if err := d.write(base+ExtTranscript, func(w io.Writer) error { return WriteJSON(w, t) }); err != nil {
 		return err
 	}
 	d.written[nameKey(base+ExtTranscript)] = unit
 	d.count++
 	switch d.StreamLog {
 	case LogRaw:
-		var log []byte
-		for i := range events {
-			log = AppendEvent(log, &events[i])
-		}
-		return d.write(base+ExtStreamRaw, log)
+		return d.write(base+ExtStreamRaw, func(w io.Writer) error {
+			var line []byte
+			for i := range events {
+				line = AppendEvent(line[:0], &events[i])
+				if _, err := w.Write(line); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	case LogSummary:
-		var buf bytes.Buffer
-		s := NewSummary(&buf, false)
-		for i := range events {
-			s.Event(&events[i])
-		}
-		s.Flush()
-		return d.write(base+ExtStreamLog, buf.Bytes())
+		return d.write(base+ExtStreamLog, func(w io.Writer) error {
+			s := NewSummary(w, false)
+			for i := range events {
+				s.Event(&events[i])
+			}
+			return s.Flush()
+		})
 	}
 	return nil
 }
@@ -327,17 +332,18 @@ func printable(s string) string {
 	return s
 }
 
-// write writes data to name (relative to DIR) through a temporary file and
-// a rename, and notes it for the unit's record.
-func (d *Dir) write(name string, data []byte) error {
+// write writes name (relative to DIR) with what fill writes, through a
+// temporary file and a rename, and notes it for the unit's record.
+func (d *Dir) write(name string, fill func(io.Writer) error) error {
 	if !filepath.IsLocal(name) || strings.Count(name, "/") != 1 {
 		return fmt.Errorf("%s: refused: not a file of a provider folder of %s", name, d.path)
 	}
-	if err := writeAtomic(d.root, name, d.tempName(name), data); err != nil {
+	sum := sha256.New()
+	n, err := writeAtomic(d.root, name, d.tempName(name), func(w io.Writer) error { return fill(io.MultiWriter(w, sum)) })
+	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(d.path, name), unwrapPath(err))
 	}
-	sum := sha256.Sum256(data)
-	d.files = append(d.files, IndexFile{Path: name, Size: int64(len(data)), SHA256: hex.EncodeToString(sum[:])})
+	d.files = append(d.files, IndexFile{Path: name, Size: n, SHA256: hex.EncodeToString(sum.Sum(nil))})
 	return nil
 }
 
@@ -361,15 +367,16 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// writeAtomic writes data to tmp in root, then renames it to name, so that
-// readers and a killed run see the whole file or the previous one, never a
-// part. The file is created with mode 0666 less the umask. It does not
-// sync: a power cut may lose the last files written (a re-run writes them
-// again). On any error the temporary file is removed.
-func writeAtomic(root *os.Root, name, tmp string, data []byte) (err error) {
+// writeAtomic writes to tmp in root what fill writes, then renames it to
+// name, so that readers and a killed run see the whole file or the previous
+// one, never a part. The file is created with mode 0666 less the umask. It
+// does not sync: a power cut may lose the last files written (a re-run
+// writes them again). On any error the temporary file is removed. It
+// returns the size written.
+func writeAtomic(root *os.Root, name, tmp string, fill func(io.Writer) error) (n int64, err error) {
 	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer func() {
 		if err != nil {
@@ -377,21 +384,41 @@ func writeAtomic(root *os.Root, name, tmp string, data []byte) (err error) {
 			root.Remove(tmp)
 		}
 	}()
-	if _, err = f.Write(data); err != nil {
-		return err
+	cw := &countWriter{w: f}
+	bw := bufio.NewWriterSize(cw, 256<<10)
+	if err = fill(bw); err != nil {
+		return 0, err
+	}
+	if err = bw.Flush(); err != nil {
+		return 0, err
 	}
 	if err = f.Close(); err != nil {
+		return 0, err
+	}
+	return cw.n, root.Rename(tmp, name)
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// bytesOf is a fill function that writes b.
+func bytesOf(b []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(b)
 		return err
 	}
-	return root.Rename(tmp, name)
 }
 
 // Lines writes each transcript as a line to w.
 func Lines(w io.Writer) Flush {
-	var buf []byte
-	return func(_ string, t *Transcript, _ []agt.Event) error {
-		buf = AppendJSON(buf[:0], t)
-		_, err := w.Write(buf)
-		return err
-	}
+	return func(_ string, t *Transcript, _ []agt.Event) error { return WriteJSON(w, t) }
 }
