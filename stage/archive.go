@@ -72,24 +72,45 @@ func archiveInputs(p string, kind archiveKind) ([]Input, []error) {
 		return nil, []error{err}
 	}
 	limit := max(st.Size()*MaxExpansion, MinExpansionLimit)
-	switch kind {
-	case kindGz:
+	switch {
+	case kind == kindGz: // one stream: a pipe will do
 		return []Input{{Path: p, Open: func() (io.ReadCloser, error) {
 			f, err := os.Open(p)
 			if err != nil {
 				return nil, err
 			}
-			z, err := gzip.NewReader(bufio.NewReader(f))
-			if err != nil {
-				f.Close()
-				return nil, fmt.Errorf("%s: %w", p, err)
-			}
-			return readCloser{bounded(z, limit), closers{z, f}}, nil
+			return gunzip(p, f, limit)
 		}}}, nil
-	case kindZip:
+	case !st.Mode().IsRegular():
+		return nil, []error{fmt.Errorf("%s: not a regular file: a tar or zip archive is read from a file (save the stream to a file first)", p)}
+	case kind == kindZip:
 		return zipInputs(p, limit)
 	}
 	return tarInputs(p, kind == kindTarGz, limit)
+}
+
+// gunzip returns the decompressed stream of rc, bounded by limit; closing
+// it closes rc.
+func gunzip(name string, rc io.ReadCloser, limit int64) (io.ReadCloser, error) {
+	z, err := gzip.NewReader(bufio.NewReader(rc))
+	if err != nil {
+		rc.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return readCloser{bounded(z, limit), closers{z, rc}}, nil
+}
+
+// memberKind sorts an archive member by its name: a log read as it is, a
+// compressed log (.gz) read through gzip, a nested archive (refused: agt
+// does not read archives in archives), or something else, left out.
+func memberKind(archive, name string) (read, gz bool, err error) {
+	switch archiveOf(name) {
+	case kindGz:
+		return true, true, nil
+	case notArchive:
+		return walkable(name), false, nil
+	}
+	return false, false, &Refused{archive, name, "an archive inside an archive is not read (extract it first)"}
 }
 
 // memberOK checks a member name and, for links, its target.
@@ -135,18 +156,30 @@ func zipInputs(p string, limit int64) ([]Input, []error) {
 			errs = append(errs, err)
 			continue
 		}
-		if isLink || f.FileInfo().IsDir() || !walkable(f.Name) {
+		if isLink || f.FileInfo().IsDir() {
+			continue
+		}
+		read, gz, err := memberKind(p, f.Name)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if !read {
 			continue
 		}
 		f := f
-		ins = append(ins, Input{Path: p + "!/" + f.Name, Open: func() (io.ReadCloser, error) {
+		name := p + "!/" + f.Name
+		ins = append(ins, Input{Path: name, Open: func() (io.ReadCloser, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			rc, err := f.Open()
 			if err != nil {
 				return nil, err
 			}
-			return readCloser{bounded(rc, limit), rc}, nil
+			rc = readCloser{bounded(rc, limit), rc}
+			if gz {
+				return gunzip(name, rc, limit)
+			}
+			return rc, nil
 		}})
 	}
 	if len(ins) == 0 {
@@ -180,13 +213,25 @@ func tarInputs(p string, gz bool, limit int64) ([]Input, []error) {
 			errs = append(errs, err)
 			continue
 		}
-		if h.Typeflag != tar.TypeReg || !walkable(h.Name) {
+		if h.Typeflag != tar.TypeReg {
+			continue
+		}
+		read, gz, err := memberKind(p, h.Name)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if !read {
 			continue
 		}
 		idx := i
 		s.last = idx
-		ins = append(ins, Input{Path: p + "!/" + strings.TrimPrefix(path.Clean(h.Name), "./"), Open: func() (io.ReadCloser, error) {
-			return s.member(idx)
+		name := p + "!/" + strings.TrimPrefix(path.Clean(h.Name), "./")
+		ins = append(ins, Input{Path: name, Open: func() (io.ReadCloser, error) {
+			rc, err := s.member(idx)
+			if err != nil || !gz {
+				return rc, err
+			}
+			return gunzip(name, rc, limit)
 		}})
 	}
 	return ins, errs
