@@ -385,7 +385,7 @@ func readHead(br *stage.BlockReader, b *batch, rerr error, maxDoc int64) (agt.He
 				b.lines, b.first = [][]byte{doc[:min(len(doc), agt.MaxLineText)]}, 0
 				err := &docTooBig{maxDoc}
 				b.setBad(0, err)
-				if rerr == nil {
+				if rerr == nil || rerr == io.EOF {
 					rerr = err
 				}
 				return h, rerr
