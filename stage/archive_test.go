@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -156,5 +157,42 @@ func TestGzipBomb(t *testing.T) {
 	n, err := io.Copy(io.Discard, rc)
 	if !errors.Is(err, ErrBomb) || n > MinExpansionLimit {
 		t.Errorf("read %d bytes, err %v; want ErrBomb at %d", n, err, MinExpansionLimit)
+	}
+}
+
+// A gzip-compressed member is read through gzip; an archive member that is
+// an archive is refused with a warning; a tar read from a pipe is refused.
+func TestNestedMembers(t *testing.T) {
+	dir := t.TempDir()
+	var gb bytes.Buffer
+	gw := gzip.NewWriter(&gb)
+	gw.Write([]byte("{\"g\":1}\n"))
+	gw.Close()
+	writeTar(t, filepath.Join(dir, "x.tar"), false, []member{
+		{name: "a.jsonl.gz", body: gb.String()},
+		{name: "b.tar.gz", body: "whatever"},
+		{name: "c.jsonl", body: "{}\n"},
+	})
+	ins, errs := Expand([]string{filepath.Join(dir, "x.tar")}, nil, nil)
+	if len(ins) != 2 || !strings.HasSuffix(ins[0].Path, "x.tar!/a.jsonl.gz") || readAll(t, ins[0]) != "{\"g\":1}\n" || readAll(t, ins[1]) != "{}\n" {
+		t.Errorf("inputs %v", ins)
+	}
+	for _, in := range ins {
+		if in.Walk != filepath.Join(dir, "x.tar") {
+			t.Errorf("%s: walk %q, want the archive", in.Path, in.Walk)
+		}
+	}
+	var r *Refused
+	if len(errs) != 1 || !errors.As(errs[0], &r) || r.Member != "b.tar.gz" {
+		t.Errorf("errors %v, want b.tar.gz refused", errs)
+	}
+
+	fifo := filepath.Join(dir, "p.tar")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	ins, errs = Expand([]string{fifo}, nil, nil)
+	if len(ins) != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "not a regular file") {
+		t.Errorf("a tar from a pipe: inputs %v, errors %v", ins, errs)
 	}
 }
