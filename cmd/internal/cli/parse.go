@@ -58,6 +58,9 @@ file, a folder walked recursively, or - for stdin; none means stdin) and writes
 one agt.event/1 JSON object per line on stdout. The provider and format are
 detected from the content.
 
+In a folder or an archive, files no provider recognises are skipped and counted
+in one stderr line per argument; a file named on the command line is always read.
+
 Every input line yields at least one event naming it in src. A line that is not
 JSON becomes an error event and a "PATH:LINE: why" line on stderr; the run goes
 on. Record types agt does not know become unknown events with raw set.
