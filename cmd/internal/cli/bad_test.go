@@ -326,23 +326,37 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 		z.Close()
 		write(t, dir, args[0], buf.Bytes())
 	},
-	// nestedgz NAME: a tar holding a gzip-compressed log and a tar
-	"nestedgz": func(t *testing.T, dir string, args ...string) {
+	// nested NAME: a tar holding a gzip-compressed log (session s1), a
+	// .tar.gz holding a log (session s2), and a zip
+	"nested": func(t *testing.T, dir string, args ...string) {
+		type file struct {
+			name string
+			body []byte
+		}
+		tarOf := func(gz bool, fs ...file) []byte {
+			var buf bytes.Buffer
+			var w io.Writer = &buf
+			z := gzip.NewWriter(&buf)
+			if gz {
+				w = z
+			}
+			tw := tar.NewWriter(w)
+			for _, f := range fs {
+				tw.WriteHeader(&tar.Header{Name: f.name, Mode: 0o644, Size: int64(len(f.body)), Typeflag: tar.TypeReg})
+				tw.Write(f.body)
+			}
+			tw.Close()
+			if gz {
+				z.Close()
+			}
+			return buf.Bytes()
+		}
 		var gz bytes.Buffer
 		z := gzip.NewWriter(&gz)
 		z.Write([]byte(claudeLine + "\n"))
 		z.Close()
-		var buf bytes.Buffer
-		tw := tar.NewWriter(&buf)
-		for _, m := range []struct {
-			name string
-			body []byte
-		}{{"logs/s.jsonl.gz", gz.Bytes()}, {"logs/inner.tar", make([]byte, 1024)}} {
-			tw.WriteHeader(&tar.Header{Name: m.name, Mode: 0o644, Size: int64(len(m.body)), Typeflag: tar.TypeReg})
-			tw.Write(m.body)
-		}
-		tw.Close()
-		write(t, dir, args[0], buf.Bytes())
+		inner := tarOf(true, file{"s2.jsonl", []byte(strings.Replace(claudeLine, `"s1"`, `"s2"`, 1) + "\n")})
+		write(t, dir, args[0], tarOf(false, file{"logs/s.jsonl.gz", gz.Bytes()}, file{"logs/inner.tar.gz", inner}, file{"logs/x.zip", []byte("PK")}))
 	},
 	// foreign DIR: a folder with a Claude Code log, settings.json,
 	// package.json and a SQLite database that is not OpenCode's
