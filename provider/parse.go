@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"sync/atomic"
 
 	"github.com/agt-project/agt"
@@ -21,6 +23,12 @@ type Config struct {
 	Strict   bool // the first data error ends the run
 	Quiet    bool // no diagnostics on stderr
 	Workers  int  // decode and encode goroutines; 0 = GOMAXPROCS
+	// MaxLine is the longest line read (0 = DefaultMaxLine): a longer one
+	// is an error event holding its head, and is not held in memory.
+	MaxLine int
+	// MaxDoc is the largest whole JSON document read (0 = DefaultMaxDoc):
+	// a larger one is an error event and an unreadable input.
+	MaxDoc int64
 	// Transform, when set, is applied to every event before it is written,
 	// on the encoding goroutines (it must be safe for concurrent use). A
 	// non-empty return is a warning for stderr; the writer prints each
@@ -36,10 +44,17 @@ type Config struct {
 	Progress func(st Stats)
 }
 
-// Stats counts what a run read and wrote.
+// Stats counts what a run read and wrote. Ignored counts the walked files
+// no provider recognises, left out.
 type Stats struct {
-	Units, Skipped, Lines, Bytes, Events, Errors, Unknown, Unreadable int64
+	Units, Skipped, Lines, Bytes, Events, Errors, Unknown, Unreadable, Ignored int64
 }
+
+// Limits of what is read.
+const (
+	DefaultMaxLine = 256 << 20
+	DefaultMaxDoc  = 1 << 30
+)
 
 // ErrData is returned under Strict when a data error ended the run.
 var ErrData = errors.New("data error")
@@ -50,7 +65,6 @@ const (
 	// are.
 	firstBlock = 16 << 10
 	headLines  = 5
-	maxDoc     = 1 << 30 // the largest whole-document input read
 )
 
 // unit is one input unit: a file, or a session's files read together.
@@ -65,11 +79,15 @@ type batch struct {
 	path  string
 	first int64 // line number of lines[0]; 0 for a document
 	lines [][]byte
-	bytes int64
-	end   bool // the unit's last batch
-	recs  []*decoded
-	fixed []int // lines whose invalid UTF-8 was replaced
-	errs  []error
+	bad   map[int]error // lines that are errors whatever their content (too long)
+	// readErr is the read error that ended the batch's file, reported
+	// after the batch's other diagnostics
+	readErr *agt.Diag
+	bytes   int64
+	end     bool // the unit's last batch
+	recs    []*decoded
+	fixed   []int // lines whose invalid UTF-8 was replaced
+	errs    []error
 
 	events   []agt.Event
 	diags    []agt.Diag
@@ -84,6 +102,12 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
+	if cfg.MaxLine <= 0 {
+		cfg.MaxLine = DefaultMaxLine
+	}
+	if cfg.MaxDoc <= 0 {
+		cfg.MaxDoc = DefaultMaxDoc
+	}
 	var forced Provider
 	if cfg.Provider != "" && cfg.Provider != "auto" {
 		if forced = Lookup(cfg.Provider); forced == nil {
@@ -92,6 +116,7 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 	}
 	g := stage.NewGroup(ctx)
 	var skipped atomic.Int64
+	ign := &ignored{}
 	read := make(chan *batch, n)
 	g.Go(func(ctx context.Context) error {
 		defer close(read)
@@ -100,7 +125,7 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 				skipped.Add(1)
 				continue
 			}
-			if err := readUnit(ctx, cfg, forced, u, read); err != nil {
+			if err := readUnit(ctx, cfg, forced, u, ign, read); err != nil {
 				return err
 			}
 		}
@@ -172,6 +197,15 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		// the reader is done (read is closed before encoded)
+		for _, ps := range ign.paths {
+			st.Ignored += int64(len(ps))
+		}
+		if !cfg.Quiet {
+			for _, line := range ign.report() {
+				fmt.Fprintln(diag, line)
+			}
+		}
 		return out.Flush()
 	})
 	err := g.Wait()
@@ -197,43 +231,48 @@ func UnitKey(path string) string {
 
 // Units groups inputs into units: a file, together with the files its
 // provider reads with it (a Claude Code session and its subagent files).
-// Order follows the first file of each unit.
+// Order follows the first file of each unit. An input given more than once
+// (the same path twice, archive members of the same name) is read each
+// time: the k-th occurrence of a file joins the k-th occurrence of the file
+// it is read with (or the last one, when there are fewer).
 func Units(inputs []stage.Input) []*unit {
-	byPath := map[string]*unit{}
-	var units []*unit
-	owner := func(path string) *unit {
+	units := make([]*unit, len(inputs))
+	byPath := map[string][]*unit{}  // occurrences of a path, in order
+	nth := make([]int, len(inputs)) // occurrence of inputs[i] among its path's
+	for i, in := range inputs {
+		units[i] = &unit{files: []stage.Input{in}}
+		nth[i] = len(byPath[in.Path])
+		byPath[in.Path] = append(byPath[in.Path], units[i])
+	}
+	owner := func(i int) *unit {
 		for _, p := range registry {
 			if g, ok := p.(Grouper); ok {
-				if o := g.Owner(path); o != "" {
-					if u := byPath[o]; u != nil {
-						return u
+				if o := g.Owner(inputs[i].Path); o != "" && o != inputs[i].Path {
+					if us := byPath[o]; len(us) > 0 {
+						return us[min(nth[i], len(us)-1)]
 					}
 				}
 			}
 		}
 		return nil
 	}
-	for _, in := range inputs {
-		u := &unit{files: []stage.Input{in}}
-		byPath[in.Path] = u
-	}
-	for _, in := range inputs {
-		u := byPath[in.Path]
-		if o := owner(in.Path); o != nil && o != u {
+	for i, in := range inputs {
+		if o := owner(i); o != nil {
 			o.files = append(o.files, in)
-			u.files = nil
+			units[i].files = nil
 		}
 	}
-	for _, in := range inputs {
-		if u := byPath[in.Path]; len(u.files) > 0 && u.files[0].Path == in.Path {
-			units = append(units, u)
+	out := units[:0]
+	for _, u := range units {
+		if len(u.files) > 0 {
+			out = append(out, u)
 		}
 	}
-	return units
+	return out
 }
 
 // readUnit reads the files of u and sends their lines in batches.
-func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, out chan<- *batch) error {
+func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, ign *ignored, out chan<- *batch) error {
 	send := func(b *batch) error {
 		select {
 		case out <- b:
@@ -253,6 +292,10 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, out cha
 		return nil
 	}
 	for i, in := range u.files {
+		if in.Walk != "" && strings.HasSuffix(in.Path, ".db") {
+			ign.add(in) // a database no provider claimed
+			continue
+		}
 		rc, err := in.Open()
 		if err != nil {
 			if err := flush(&batch{u: u, path: in.Path, diags: []agt.Diag{{Src: agt.Src{Path: in.Path}, Text: "unreadable: " + err.Error(), IO: true}}}); err != nil {
@@ -261,28 +304,46 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, out cha
 			continue
 		}
 		br := stage.NewBlockReader(rc)
+		br.SetLimit(cfg.MaxLine, agt.MaxLineText)
 		size := firstBlock
 		for first := true; ; first = false {
 			lines, rerr := br.Next(size)
 			size = batchBytes
 			b := &batch{u: u, path: in.Path, first: br.Line() - int64(len(lines)) + 1, lines: lines}
+			for _, l := range br.Long() {
+				b.bytes += l.Size - int64(len(lines[l.Index]))
+				b.setBad(l.Index, fmt.Errorf("line of %d bytes is longer than the limit of %d bytes (--max-line): only its head is kept", l.Size, cfg.MaxLine))
+			}
 			if first {
-				if len(lines) > 0 { // a UTF-8 byte order mark is not content
+				if len(lines) > 0 && b.bad[0] == nil { // a UTF-8 byte order mark is not content
 					lines[0] = bytes.TrimPrefix(lines[0], []byte("\ufeff"))
 				}
 				if i == 0 || u.parser == nil {
 					var head agt.Head
-					if head, rerr = readHead(br, b, rerr); head.Doc != nil && rerr == nil {
+					if head, rerr = readHead(br, b, rerr, cfg.MaxDoc); head.Doc != nil && rerr == nil {
 						rerr = io.EOF // the document is the whole input
 					}
-					u.detect(cfg, forced, in.Path, head, b)
+					if in.Walk != "" && (len(head.Lines) > 0 || head.Doc != nil) && !isEvents(head) && !recognised(head) {
+						ign.add(in) // a walked file of no agent: left out
+						break
+					}
+					var big *docTooBig
+					if errors.As(rerr, &big) { // its error event only
+						u.parser, u.em = unclaimed{}, agt.NewEmitter("unknown", "unknown", cfg.Opts)
+					} else {
+						u.detect(cfg, forced, in.Path, head, b)
+					}
 				}
 			}
 			for _, l := range b.lines {
 				b.bytes += int64(len(l)) + 1
 			}
 			if rerr != nil && rerr != io.EOF {
-				b.diags = append(b.diags, agt.Diag{Src: agt.Src{Path: in.Path, Line: br.Line() + 1}, Text: "unreadable: " + rerr.Error(), IO: true})
+				src := agt.Src{Path: in.Path, Line: br.Stopped()}
+				if b.first == 0 { // in a document
+					src.Line = 0
+				}
+				b.readErr = &agt.Diag{Src: src, Text: "unreadable: " + rerr.Error(), IO: true}
 			}
 			if err := flush(b); err != nil {
 				rc.Close()
@@ -303,20 +364,31 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, out cha
 
 // readHead takes the first non-blank lines of an input from its first batch
 // b for detection. When the first one is not JSON but opens a JSON
-// document, the whole input is read as one document record (compacted).
-func readHead(br *stage.BlockReader, b *batch, rerr error) (agt.Head, error) {
+// document, the whole input is read as one document record (compacted),
+// up to maxDoc bytes: a larger document is an error event holding its head
+// and a read error.
+func readHead(br *stage.BlockReader, b *batch, rerr error, maxDoc int64) (agt.Head, error) {
 	var h agt.Head
-	for _, line := range b.lines {
-		t := bytes.TrimSpace(line)
-		if len(t) == 0 {
+	for i, line := range b.lines {
+		t := trimSpace(line)
+		if len(t) == 0 || b.bad[i] != nil {
 			continue
 		}
-		if len(h.Lines) == 0 && (t[0] == '{' || t[0] == '[') && !agt.API.Valid(t) {
+		if len(h.Lines) == 0 && len(b.bad) == 0 && (t[0] == '{' || t[0] == '[') && !agt.API.Valid(t) {
 			doc := bytes.Join(b.lines, []byte("\n"))
 			if rerr == nil {
-				rest, err := io.ReadAll(io.LimitReader(br.Rest(), maxDoc))
+				rest, err := io.ReadAll(io.LimitReader(br.Rest(), max(maxDoc-int64(len(doc)), 0)+1))
 				doc = append(append(doc, '\n'), rest...)
 				rerr = err
+			}
+			if int64(len(doc)) > maxDoc {
+				b.lines, b.first = [][]byte{doc[:min(len(doc), agt.MaxLineText)]}, 0
+				err := &docTooBig{maxDoc}
+				b.setBad(0, err)
+				if rerr == nil || rerr == io.EOF {
+					rerr = err
+				}
+				return h, rerr
 			}
 			doc = agt.Compact(doc)
 			b.lines, b.first = [][]byte{doc}, 0
@@ -362,6 +434,84 @@ func (u *unit) detect(cfg Config, forced Provider, path string, head agt.Head, b
 	u.em = agt.NewEmitter(p.Name(), format, cfg.Opts)
 }
 
+// docTooBig is the error of a JSON document larger than the limit.
+type docTooBig struct{ limit int64 }
+
+func (e *docTooBig) Error() string {
+	return fmt.Sprintf("JSON document larger than the limit of %d bytes (--max-doc): not read", e.limit)
+}
+
+// setBad makes line i an error event whatever its content.
+func (b *batch) setBad(i int, err error) {
+	if b.bad == nil {
+		b.bad = map[int]error{}
+	}
+	b.bad[i] = err
+}
+
+// trimSpace removes JSON white space (space, tab, CR, LF) around b: a line
+// of other spaces (U+00A0) is not blank.
+func trimSpace(b []byte) []byte {
+	isSpace := func(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// recognised tells whether a provider recognises the content of head.
+func recognised(head agt.Head) bool {
+	p, _ := Detect(head)
+	return p != nil
+}
+
+// ignored collects the walked files no provider recognises, for one line
+// per walked argument at the end of the run.
+type ignored struct {
+	walks []string            // walked arguments, in order of first skip
+	paths map[string][]string // walk → paths skipped
+}
+
+func (ig *ignored) add(in stage.Input) {
+	if ig.paths == nil {
+		ig.paths = map[string][]string{}
+	}
+	if _, ok := ig.paths[in.Walk]; !ok {
+		ig.walks = append(ig.walks, in.Walk)
+	}
+	ig.paths[in.Walk] = append(ig.paths[in.Walk], in.Path)
+}
+
+// maxNamed is how many skipped files the report of a walk names.
+const maxNamed = 10
+
+// report is one line per walked argument: how many files were skipped and
+// the first ones, named from the argument.
+func (ig *ignored) report() []string {
+	var lines []string
+	for _, w := range ig.walks {
+		paths := ig.paths[w]
+		var names []string
+		for _, p := range paths[:min(len(paths), maxNamed)] {
+			n := strings.TrimPrefix(p, w)
+			n = strings.TrimPrefix(strings.TrimPrefix(n, "!"), "/")
+			names = append(names, strings.TrimPrefix(n, string(filepath.Separator)))
+		}
+		if len(paths) > maxNamed {
+			names = append(names, fmt.Sprintf("… (%d more)", len(paths)-maxNamed))
+		}
+		what := fmt.Sprintf("%d files no provider recognises were skipped", len(paths))
+		if len(paths) == 1 {
+			what = "1 file no provider recognises was skipped"
+		}
+		lines = append(lines, fmt.Sprintf("%s: %s: %s", w, what, strings.Join(names, ", ")))
+	}
+	return lines
+}
+
 // decoded is a record after Decode: its value, an error, or both (fields of
 // the wrong type in an otherwise readable record).
 type decoded struct {
@@ -375,7 +525,11 @@ func decode(b *batch) *batch {
 	}
 	b.recs = make([]*decoded, len(b.lines))
 	for i, line := range b.lines {
-		if len(bytes.TrimSpace(line)) == 0 {
+		if err := b.bad[i]; err != nil {
+			b.recs[i] = &decoded{nil, err}
+			continue
+		}
+		if len(trimSpace(line)) == 0 {
 			continue
 		}
 		// JSON text is UTF-8: invalid bytes (a binary tool output written
@@ -392,6 +546,9 @@ func decode(b *batch) *batch {
 }
 
 func apply(b *batch) {
+	if b.readErr != nil {
+		defer func() { b.diags = append(b.diags, *b.readErr) }()
+	}
 	u := b.u
 	if u.parser == nil {
 		return

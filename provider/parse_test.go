@@ -53,3 +53,33 @@ func TestWorkersSameBytes(t *testing.T) {
 		t.Error("output differs between 1, 2 and 8 workers")
 	}
 }
+
+// Inputs given twice (a folder named twice) are read twice, each subagent
+// file with its own copy of its session file, in the same order each run.
+func TestUnitsTwice(t *testing.T) {
+	sess, sub := "p/s.jsonl", "p/s/subagents/agent-a.jsonl"
+	subLine := strings.Replace(userLine, `"u1"`, `"a1"`, 1)
+	ins := []stage.Input{stringInput(sub, subLine), stringInput(sess, userLine), stringInput(sub, subLine), stringInput(sess, userLine)}
+	var first string
+	for run := 0; run < 3; run++ {
+		var out bytes.Buffer
+		if _, err := provider.Parse(context.Background(), provider.Config{Quiet: true}, ins, &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			if i := strings.Index(l, `"src":{"path":"`); i >= 0 {
+				p, _, _ := strings.Cut(l[i+len(`"src":{"path":"`):], `"`)
+				paths = append(paths, p)
+			}
+		}
+		if got, want := strings.Join(paths, " "), strings.Join([]string{sess, sub, sess, sub}, " "); got != want {
+			t.Fatalf("run %d: sources %s, want %s", run, got, want)
+		}
+		if run == 0 {
+			first = out.String()
+		} else if out.String() != first {
+			t.Fatalf("run %d writes another output", run)
+		}
+	}
+}

@@ -43,8 +43,8 @@ func provenance(t *testing.T, path, col string) map[string]string {
 // TestWholeCorpus parses the whole corpus folder at once, as
 // `agt-parse ../shared/corpus` does: no error exit, every file given the
 // provider (on-disk logs) or format (live output) its PROVENANCE.tsv row
-// names, and the files of agents not supported (other/) reported as
-// unclaimed, one stderr line each, their records kept as unknown events.
+// names, and the files of agents not supported (other/) skipped, counted
+// in one stderr line for the walked folder.
 func TestWholeCorpus(t *testing.T) {
 	dir := providertest.CorpusDir(t)
 	want := provenance(t, filepath.Join(dir, "PROVENANCE.tsv"), "provider")
@@ -60,6 +60,19 @@ func TestWholeCorpus(t *testing.T) {
 	if err != nil || st.Unreadable > 0 {
 		t.Fatalf("err %v, unreadable %d", err, st.Unreadable)
 	}
+	// the files of agents not supported are skipped, in one line
+	var skippedLine string
+	for _, l := range strings.Split(diag.String(), "\n") {
+		if strings.HasPrefix(l, dir+": ") && strings.Contains(l, "no provider recognises") {
+			if skippedLine != "" {
+				t.Errorf("a second line of skipped files: %s", l)
+			}
+			skippedLine = l
+		} else if strings.Contains(l, "no provider recognises") {
+			t.Errorf("a walked file reported alone: %s", l)
+		}
+	}
+	others := 0
 	got := map[string]map[string]bool{} // PROVENANCE file → provider or format seen
 	unknown := map[string]int{}
 	for _, ev := range providertest.Events(t, out.Bytes()) {
@@ -86,17 +99,21 @@ func TestWholeCorpus(t *testing.T) {
 		g := got[f]
 		switch {
 		case w == "other":
-			if !g["unknown"] || len(g) != 1 || unknown[f] == 0 {
-				t.Errorf("%s: providers %v, want unclaimed records kept as unknown", f, g)
+			if len(g) != 0 {
+				t.Errorf("%s: providers %v, want the file skipped", f, g)
 			}
-			if n := strings.Count(diag.String(), f+": no provider recognises"); n != 1 {
-				t.Errorf("%s: %d unclaimed diagnostics, want 1", f, n)
+			if !strings.Contains(skippedLine, filepath.FromSlash(f)) && !strings.Contains(skippedLine, "more)") {
+				t.Errorf("%s: not named among the skipped files: %s", f, skippedLine)
 			}
+			others++
 		case f == "claude/codeinsights__malformed.jsonl" || f == "claude/codeinsights__empty.jsonl":
 			// no JSON object at all (or nothing): nothing to recognise
 		case len(g) != 1 || !g[w]:
 			t.Errorf("%s: got %v, want %s", f, g, w)
 		}
+	}
+	if int64(others) > st.Ignored || st.Ignored == 0 {
+		t.Errorf("%d files skipped, want at least the %d of other agents", st.Ignored, others)
 	}
 	t.Logf("%d inputs, %d lines, %d events, %d errors, %d unknown", len(ins), st.Lines, st.Events, st.Errors, st.Unknown)
 }

@@ -15,7 +15,10 @@ import (
 )
 
 // Archives are read in place: members are streamed to the parser, never
-// extracted to disk. A member's src.path is "ARCHIVE!/MEMBER".
+// extracted to disk. A member's src.path is "ARCHIVE!/MEMBER". A .gz member
+// is read through gzip; a tar (.tar, .tar.gz, .tgz) inside a tar or a zip is
+// read in turn ("ARCHIVE!/INNER.tar!/MEMBER", up to MaxNesting levels); a
+// zip inside an archive is refused (it needs random access).
 //
 // Limits: a member whose name is absolute or climbs out with "..", and a
 // link member pointing outside the archive, are refused; other links are
@@ -72,24 +75,32 @@ func archiveInputs(p string, kind archiveKind) ([]Input, []error) {
 		return nil, []error{err}
 	}
 	limit := max(st.Size()*MaxExpansion, MinExpansionLimit)
-	switch kind {
-	case kindGz:
+	switch {
+	case kind == kindGz: // one stream: a pipe will do
 		return []Input{{Path: p, Open: func() (io.ReadCloser, error) {
 			f, err := os.Open(p)
 			if err != nil {
 				return nil, err
 			}
-			z, err := gzip.NewReader(bufio.NewReader(f))
-			if err != nil {
-				f.Close()
-				return nil, fmt.Errorf("%s: %w", p, err)
-			}
-			return readCloser{bounded(z, limit), closers{z, f}}, nil
+			return gunzip(p, f, limit)
 		}}}, nil
-	case kindZip:
+	case !st.Mode().IsRegular():
+		return nil, []error{fmt.Errorf("%s: not a regular file: a tar or zip archive is read from a file (save the stream to a file first)", p)}
+	case kind == kindZip:
 		return zipInputs(p, limit)
 	}
 	return tarInputs(p, kind == kindTarGz, limit)
+}
+
+// gunzip returns the decompressed stream of rc, bounded by limit; closing
+// it closes rc.
+func gunzip(name string, rc io.ReadCloser, limit int64) (io.ReadCloser, error) {
+	z, err := gzip.NewReader(bufio.NewReader(rc))
+	if err != nil {
+		rc.Close()
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return readCloser{bounded(z, limit), closers{z, rc}}, nil
 }
 
 // memberOK checks a member name and, for links, its target.
@@ -135,11 +146,12 @@ func zipInputs(p string, limit int64) ([]Input, []error) {
 			errs = append(errs, err)
 			continue
 		}
-		if isLink || f.FileInfo().IsDir() || !walkable(f.Name) {
+		if isLink || f.FileInfo().IsDir() {
 			continue
 		}
 		f := f
-		ins = append(ins, Input{Path: p + "!/" + f.Name, Open: func() (io.ReadCloser, error) {
+		name := p + "!/" + f.Name
+		open := func() (io.ReadCloser, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			rc, err := f.Open()
@@ -147,7 +159,26 @@ func zipInputs(p string, limit int64) ([]Input, []error) {
 				return nil, err
 			}
 			return readCloser{bounded(rc, limit), rc}, nil
-		}})
+		}
+		switch k := archiveOf(f.Name); {
+		case k == kindTar || k == kindTarGz: // a tar in the zip
+			inner := &tarStream{mu: new(sync.Mutex), name: name, gz: k == kindTarGz, limit: limit, cur: -1, open: open}
+			inner.mu.Lock()
+			in, e := inner.list(1)
+			inner.mu.Unlock()
+			ins, errs = append(ins, in...), append(errs, e...)
+		case k == kindZip:
+			errs = append(errs, &Refused{p, f.Name, "a zip inside a zip is not read (extract it first)"})
+		case k == kindGz || walkable(f.Name):
+			gz := k == kindGz
+			ins = append(ins, Input{Path: name, Open: func() (io.ReadCloser, error) {
+				rc, err := open()
+				if err != nil || !gz {
+					return rc, err
+				}
+				return gunzip(name, rc, limit)
+			}})
+		}
 	}
 	if len(ins) == 0 {
 		zr.Close()
@@ -159,11 +190,46 @@ func zipInputs(p string, limit int64) ([]Input, []error) {
 // shared stream that moves forward; asking for an earlier member reopens
 // the archive.
 func tarInputs(p string, gz bool, limit int64) ([]Input, []error) {
-	s := &tarStream{path: p, gz: gz, limit: limit}
+	s := &tarStream{mu: new(sync.Mutex), name: p, gz: gz, limit: limit, cur: -1,
+		open: func() (io.ReadCloser, error) { return os.Open(p) }}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.list(0)
+}
+
+// MaxNesting is how deep tars inside tars are read; deeper ones are refused.
+const MaxNesting = 4
+
+// tarStream reads a tar archive (gzip-compressed or not) from a source that
+// can be opened again from its start: a file, or a member of another tar.
+// Members are read from one stream that moves forward; asking for an
+// earlier member reopens the source. Every call runs under mu, the lock of
+// the outermost archive, which nested streams share.
+type tarStream struct {
+	mu    *sync.Mutex
+	name  string                        // the archive's path, as in src.path
+	open  func() (io.ReadCloser, error) // the source from its start (mu held)
+	gz    bool
+	limit int64
+	rc    io.ReadCloser
+	z     *gzip.Reader
+	tr    *tar.Reader
+	cur   int  // index of the member tr is in; -1 before the first
+	fresh bool // nothing of the current member was read yet
+	last  int  // index of the last member read
+	// gen counts the moves of the stream: a reader of an older position
+	// is stale
+	gen     int
+	listing bool // members are being listed: the stream stays open
+}
+
+// list lists the members the stream reads (mu held), nested tars included.
+func (s *tarStream) list(depth int) ([]Input, []error) {
 	if err := s.reopen(); err != nil {
 		return nil, []error{err}
 	}
-	defer s.close()
+	s.listing = true
+	defer func() { s.listing = false; s.close() }()
 	var ins []Input
 	var errs []error
 	for i := 0; ; i++ {
@@ -172,55 +238,68 @@ func tarInputs(p string, gz bool, limit int64) ([]Input, []error) {
 			break
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", p, err))
+			errs = append(errs, fmt.Errorf("%s: %w", s.name, err))
 			break
 		}
+		s.cur, s.fresh = i, true
 		isLink := h.Typeflag == tar.TypeSymlink || h.Typeflag == tar.TypeLink
-		if err := memberOK(p, h.Name, h.Linkname, isLink); err != nil {
+		if err := memberOK(s.name, h.Name, h.Linkname, isLink); err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		if h.Typeflag != tar.TypeReg || !walkable(h.Name) {
+		if h.Typeflag != tar.TypeReg {
 			continue
 		}
 		idx := i
-		s.last = idx
-		ins = append(ins, Input{Path: p + "!/" + strings.TrimPrefix(path.Clean(h.Name), "./"), Open: func() (io.ReadCloser, error) {
-			return s.member(idx)
-		}})
+		name := s.name + "!/" + strings.TrimPrefix(path.Clean(h.Name), "./")
+		switch k := archiveOf(h.Name); {
+		case k == kindTar || k == kindTarGz:
+			if depth+1 >= MaxNesting {
+				errs = append(errs, &Refused{s.name, h.Name, fmt.Sprintf("archives nested more than %d deep are not read", MaxNesting)})
+				continue
+			}
+			inner := &tarStream{mu: s.mu, name: name, gz: k == kindTarGz, limit: s.limit, cur: -1,
+				open: func() (io.ReadCloser, error) { return s.at(idx) }}
+			in, e := inner.list(depth + 1)
+			if len(in) > 0 {
+				s.last = idx
+			}
+			ins, errs = append(ins, in...), append(errs, e...)
+		case k == kindZip:
+			errs = append(errs, &Refused{s.name, h.Name, "a zip inside a tar is not read (extract it first)"})
+		case k == kindGz || walkable(h.Name):
+			s.last = idx
+			gz := k == kindGz
+			ins = append(ins, Input{Path: name, Open: func() (io.ReadCloser, error) {
+				rc, err := s.member(idx)
+				if err != nil || !gz {
+					return rc, err
+				}
+				return gunzip(name, rc, s.limit)
+			}})
+		}
 	}
 	return ins, errs
 }
 
-type tarStream struct {
-	mu    sync.Mutex
-	path  string
-	gz    bool
-	limit int64
-	f     *os.File
-	z     *gzip.Reader
-	tr    *tar.Reader
-	next  int // index of the member Next returns next
-	last  int // index of the last member read
-}
-
 func (s *tarStream) reopen() error {
 	s.close()
-	f, err := os.Open(s.path)
+	rc, err := s.open()
 	if err != nil {
 		return err
 	}
-	var r io.Reader = bufio.NewReaderSize(f, 256<<10)
+	var r io.Reader = bufio.NewReaderSize(rc, 256<<10)
 	if s.gz {
 		z, err := gzip.NewReader(r)
 		if err != nil {
-			f.Close()
-			return fmt.Errorf("%s: %w", s.path, err)
+			rc.Close()
+			return fmt.Errorf("%s: %w", s.name, err)
 		}
 		s.z = z
 		r = bounded(z, s.limit)
 	}
-	s.f, s.tr, s.next = f, tar.NewReader(r), 0
+	s.rc, s.tr, s.cur, s.fresh = rc, tar.NewReader(r), -1, false
+	s.gen++
 	return nil
 }
 
@@ -229,43 +308,89 @@ func (s *tarStream) close() {
 		s.z.Close()
 		s.z = nil
 	}
-	if s.f != nil {
-		s.f.Close()
-		s.f = nil
+	if s.rc != nil {
+		s.rc.Close()
+		s.rc = nil
 	}
+	s.gen++
 }
 
-// member positions the stream at member idx and returns a reader of it.
+// position moves the stream to the start of member idx (mu held).
+func (s *tarStream) position(idx int) error {
+	if s.rc != nil && s.cur == idx && s.fresh {
+		s.gen++
+		return nil
+	}
+	if st, ok := s.rc.(interface{ stale() bool }); s.rc == nil || idx <= s.cur || ok && st.stale() {
+		if err := s.reopen(); err != nil {
+			return err
+		}
+	}
+	for s.cur < idx {
+		if _, err := s.tr.Next(); err != nil {
+			s.close()
+			return fmt.Errorf("%s: member %d: %w", s.name, idx, err)
+		}
+		s.cur++
+	}
+	s.fresh = true
+	s.gen++
+	return nil
+}
+
+// member returns a reader of member idx.
 func (s *tarStream) member(idx int) (io.ReadCloser, error) {
 	s.mu.Lock()
-	if s.f == nil || idx < s.next {
-		if err := s.reopen(); err != nil {
-			s.mu.Unlock()
-			return nil, err
-		}
+	defer s.mu.Unlock()
+	if err := s.position(idx); err != nil {
+		return nil, err
 	}
-	for s.next <= idx {
-		if _, err := s.tr.Next(); err != nil {
-			s.mu.Unlock()
-			return nil, fmt.Errorf("%s: member %d: %w", s.path, idx, err)
-		}
-		s.next++
-	}
-	// the lock is held until the member is closed: one reader at a time
-	return memberReader{s}, nil
+	return &memberReader{s, s.gen, true}, nil
 }
 
-type memberReader struct{ s *tarStream }
+// at is member for a nested stream, with mu held.
+func (s *tarStream) at(idx int) (io.ReadCloser, error) {
+	if err := s.position(idx); err != nil {
+		return nil, err
+	}
+	return &memberReader{s, s.gen, false}, nil
+}
 
-func (m memberReader) Read(p []byte) (int, error) { return m.s.tr.Read(p) }
+// errMoved is the error of a member reader whose stream moved on.
+var errMoved = errors.New("archive member read out of order")
 
-// Close releases the stream for the next member; after the last member the
-// archive is closed (a later Open reopens it).
-func (m memberReader) Close() error {
-	if m.s.next > m.s.last {
+// memberReader reads a member while the stream stays where it was opened.
+// lock tells whether its calls take the lock (a reader given out) or run
+// with it held (the source of a nested stream).
+type memberReader struct {
+	s    *tarStream
+	gen  int
+	lock bool
+}
+
+func (m *memberReader) stale() bool { return m.gen != m.s.gen || m.s.rc == nil }
+
+func (m *memberReader) Read(p []byte) (int, error) {
+	if m.lock {
+		m.s.mu.Lock()
+		defer m.s.mu.Unlock()
+	}
+	if m.stale() {
+		return 0, errMoved
+	}
+	m.s.fresh = false
+	return m.s.tr.Read(p)
+}
+
+// Close closes the archive after its last member (a later Open reopens it).
+func (m *memberReader) Close() error {
+	if m.lock {
+		m.s.mu.Lock()
+		defer m.s.mu.Unlock()
+	}
+	if !m.stale() && m.s.cur >= m.s.last && !m.s.listing {
 		m.s.close()
 	}
-	m.s.mu.Unlock()
 	return nil
 }
 

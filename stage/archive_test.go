@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -156,5 +157,96 @@ func TestGzipBomb(t *testing.T) {
 	n, err := io.Copy(io.Discard, rc)
 	if !errors.Is(err, ErrBomb) || n > MinExpansionLimit {
 		t.Errorf("read %d bytes, err %v; want ErrBomb at %d", n, err, MinExpansionLimit)
+	}
+}
+
+// tarBytes is a tar (gzip-compressed when gz) of ms.
+func tarBytes(t *testing.T, gz bool, ms []member) string {
+	p := filepath.Join(t.TempDir(), "t.tar")
+	writeTar(t, p, gz, ms)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A gzip-compressed member is read through gzip; a tar inside a tar is
+// read, members in any order; a zip inside a tar is refused with a
+// warning; a tar read from a pipe is refused.
+func TestNestedMembers(t *testing.T) {
+	dir := t.TempDir()
+	var gb bytes.Buffer
+	gw := gzip.NewWriter(&gb)
+	gw.Write([]byte("{\"g\":1}\n"))
+	gw.Close()
+	deeper := tarBytes(t, false, []member{{name: "d.jsonl", body: "{\"d\":1}\n"}})
+	inner := tarBytes(t, true, []member{
+		{name: "n1.jsonl", body: "{\"n\":1}\n"},
+		{name: "n2.jsonl", body: "{\"n\":2}\n"},
+		{name: "deeper.tar", body: deeper},
+	})
+	writeTar(t, filepath.Join(dir, "x.tar"), false, []member{
+		{name: "a.jsonl.gz", body: gb.String()},
+		{name: "n.tar.gz", body: inner},
+		{name: "c.jsonl", body: "{}\n"},
+		{name: "z.zip", body: "PK"},
+	})
+	x := filepath.Join(dir, "x.tar")
+	ins, errs := Expand([]string{x}, nil, nil)
+	want := map[string]string{
+		"x.tar!/a.jsonl.gz":                    "{\"g\":1}\n",
+		"x.tar!/n.tar.gz!/n1.jsonl":            "{\"n\":1}\n",
+		"x.tar!/n.tar.gz!/n2.jsonl":            "{\"n\":2}\n",
+		"x.tar!/n.tar.gz!/deeper.tar!/d.jsonl": "{\"d\":1}\n",
+		"x.tar!/c.jsonl":                       "{}\n",
+	}
+	var names []string
+	for _, in := range ins {
+		names = append(names, strings.TrimPrefix(in.Path, dir+string(filepath.Separator)))
+		if in.Walk != x {
+			t.Errorf("%s: walk %q, want the archive", in.Path, in.Walk)
+		}
+	}
+	if got := strings.Join(names, " "); got != "x.tar!/a.jsonl.gz x.tar!/n.tar.gz!/n1.jsonl x.tar!/n.tar.gz!/n2.jsonl x.tar!/n.tar.gz!/deeper.tar!/d.jsonl x.tar!/c.jsonl" {
+		t.Fatalf("inputs %s", got)
+	}
+	for _, order := range [][]int{{0, 1, 2, 3, 4}, {4, 2, 0, 3, 1, 1, 3}} {
+		for _, i := range order {
+			if got := readAll(t, ins[i]); got != want[names[i]] {
+				t.Errorf("%s: %q, want %q", names[i], got, want[names[i]])
+			}
+		}
+	}
+	var r *Refused
+	if len(errs) != 1 || !errors.As(errs[0], &r) || r.Member != "z.zip" {
+		t.Errorf("errors %v, want z.zip refused", errs)
+	}
+
+	// a tar inside a zip is read, a zip inside a zip refused
+	var zb bytes.Buffer
+	zw := zip.NewWriter(&zb)
+	for _, m := range []member{{name: "t.tar", body: tarBytes(t, false, []member{{name: "in.jsonl", body: "{\"t\":1}\n"}})}, {name: "z2.zip", body: "PK"}} {
+		w, _ := zw.Create(m.name)
+		w.Write([]byte(m.body))
+	}
+	zw.Close()
+	zp := filepath.Join(dir, "y.zip")
+	os.WriteFile(zp, zb.Bytes(), 0o644)
+	ins, errs = Expand([]string{zp}, nil, nil)
+	if len(ins) != 1 || ins[0].Path != zp+"!/t.tar!/in.jsonl" || readAll(t, ins[0]) != "{\"t\":1}\n" {
+		t.Errorf("tar in a zip: inputs %v", ins)
+	}
+	if len(errs) != 1 || !errors.As(errs[0], &r) || r.Member != "z2.zip" {
+		t.Errorf("errors %v, want z2.zip refused", errs)
+	}
+
+	fifo := filepath.Join(dir, "p.tar")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	ins, errs = Expand([]string{fifo}, nil, nil)
+	if len(ins) != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "not a regular file") {
+		t.Errorf("a tar from a pipe: inputs %v, errors %v", ins, errs)
 	}
 }

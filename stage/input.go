@@ -14,6 +14,10 @@ import (
 type Input struct {
 	Path string
 	Open func() (io.ReadCloser, error)
+	// Walk is the argument (a folder or an archive) the input was found
+	// in; "" for an input named on the command line. A walked input no
+	// provider recognises is left out with a count, not reported alone.
+	Walk string
 }
 
 // StdinPath is the src.path of standard input.
@@ -33,7 +37,16 @@ var WalkExts = []string{".jsonl", ".ndjson", ".json"}
 //
 // claim, when not nil, is asked first about every argument and every folder
 // met in a walk (and walked files ending in .db): a provider whose sessions
-// live in a folder or a database (OpenCode) turns it into one input.
+// live in a folder or a database (OpenCode) turns it into one input. A
+// walked .db file no provider claims is an input like a walked log (the
+// parse pipeline counts it among the files no provider recognises).
+//
+// Nothing is read here but folders and archive indexes: a file that is not
+// a regular file (a pipe, /dev/fd/N) is opened once, by the reader of its
+// input. A tar or zip archive must be a regular file (it is read twice: once
+// for its index, then for its members).
+//
+// The same path given twice is read twice, as cat does.
 func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 	if claim == nil {
 		claim = func(string, bool) (Input, bool) { return Input{}, false }
@@ -59,6 +72,11 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 		}
 		if !st.IsDir() {
 			in, e := fileInputs(a)
+			if archiveOf(a) != notArchive && archiveOf(a) != kindGz {
+				for i := range in {
+					in[i].Walk = a // an archive is walked like a folder
+				}
+			}
 			ins, errs = append(ins, in...), append(errs, e...)
 			continue
 		}
@@ -79,7 +97,7 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 					return nil
 				}
 			}
-			if d.IsDir() || !(walkable(p) || archiveOf(p) != notArchive) {
+			if d.IsDir() || !(walkable(p) || archiveOf(p) != notArchive || strings.HasSuffix(p, ".db")) {
 				return nil
 			}
 			if d.Type()&fs.ModeSymlink != 0 {
@@ -90,6 +108,9 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 				return nil
 			}
 			in, e := fileInputs(p)
+			for i := range in {
+				in[i].Walk = a
+			}
 			ins, errs = append(ins, in...), append(errs, e...)
 			return nil
 		})

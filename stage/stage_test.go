@@ -2,6 +2,7 @@ package stage
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -124,5 +125,77 @@ func TestExpand(t *testing.T) {
 	}
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "missing") {
 		t.Errorf("errors %v, want one naming the missing path", errs)
+	}
+}
+
+func TestBlockReaderLimit(t *testing.T) {
+	long := strings.Repeat("y", 200<<10)
+	cases := []struct {
+		name, in string
+		want     []string
+		long     map[int]int64 // line index → size
+	}{
+		{"none long", "0123456789\nab\n", []string{"0123456789", "ab"}, nil},
+		{"one long", "a\n0123456789x\nb\n", []string{"a", "0123", "b"}, map[int]int64{1: 11}},
+		{"long last no end", "a\n" + long, []string{"a", "yyyy"}, map[int]int64{1: int64(len(long))}},
+		{"long first", long + "\nb", []string{"yyyy", "b"}, map[int]int64{0: int64(len(long))}},
+		{"two long", long + "\n" + long + "\r\nc\n", []string{"yyyy", "yyyy", "c"}, map[int]int64{0: int64(len(long)), 1: int64(len(long)) + 1}},
+	}
+	for _, c := range cases {
+		for _, size := range []int{7, 64 << 10} {
+			t.Run(c.name, func(t *testing.T) {
+				br := NewBlockReader(iotest.HalfReader(strings.NewReader(c.in)))
+				br.SetLimit(10, 4)
+				var got []string
+				gotLong := map[int]int64{}
+				for {
+					lines, err := br.Next(size)
+					for _, l := range br.Long() {
+						gotLong[len(got)+l.Index] = l.Size
+					}
+					for _, l := range lines {
+						got = append(got, string(l))
+					}
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				if strings.Join(got, "|") != strings.Join(c.want, "|") {
+					t.Errorf("block %d: lines %.100q, want %.100q", size, got, c.want)
+				}
+				if len(gotLong) != len(c.long) {
+					t.Errorf("long lines %v, want %v", gotLong, c.long)
+				}
+				for i, n := range c.long {
+					if gotLong[i] != n {
+						t.Errorf("long line %d: size %d, want %d", i, gotLong[i], n)
+					}
+				}
+			})
+		}
+	}
+}
+
+// A long line that a read error ends is returned (its head), and the error
+// names it.
+func TestBlockReaderLongCut(t *testing.T) {
+	boom := errors.New("boom")
+	r := io.MultiReader(strings.NewReader("a\n"+strings.Repeat("z", 100)), iotest.ErrReader(boom))
+	br := NewBlockReader(r)
+	br.SetLimit(10, 3)
+	var got []string
+	var err error
+	for err == nil {
+		var lines [][]byte
+		lines, err = br.Next(64)
+		for _, l := range lines {
+			got = append(got, string(l))
+		}
+	}
+	if err != boom || strings.Join(got, "|") != "a|zzz" || br.Stopped() != 2 {
+		t.Errorf("lines %q, err %v, stopped at %d", got, err, br.Stopped())
 	}
 }

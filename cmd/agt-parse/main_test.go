@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -77,5 +78,71 @@ func TestProcess(t *testing.T) {
 		if strings.Count(stdout.String(), "\n") > 1 {
 			t.Errorf("unexpected output %q", stdout.String())
 		}
+	})
+}
+
+// TestPipes checks that a pipe named as a path, a FIFO or /dev/fd/N (what
+// a shell's <(…) passes), is read once from its first byte: nothing probes
+// it before the read, so no line is lost.
+func TestPipes(t *testing.T) {
+	bin := build(t)
+	const n = 5000
+	body := func() []byte {
+		var b bytes.Buffer
+		for i := 0; i < n; i++ {
+			b.WriteString(strings.Replace(line, `"u1"`, `"u`+strconv.Itoa(i)+`"`, 1))
+		}
+		return b.Bytes()
+	}()
+	check := func(t *testing.T, cmd *exec.Cmd, feed func()) {
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		feed()
+		// a reader that probed the pipe and opens it again waits for a
+		// writer forever: end it rather than hang the test
+		stop := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
+		cmd.Wait()
+		stop.Stop()
+		if code := cmd.ProcessState.ExitCode(); code != 0 || stderr.Len() > 0 {
+			t.Errorf("exit %d, stderr %q; want 0 and nothing", code, stderr.String())
+		}
+		if got := strings.Count(stdout.String(), `"kind":"user"`); got != n {
+			t.Errorf("%d user events, want %d", got, n)
+		}
+	}
+
+	t.Run("fifo", func(t *testing.T) {
+		p := filepath.Join(t.TempDir(), "pipe")
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+		check(t, exec.Command(bin, p), func() {
+			f, err := os.OpenFile(p, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Write(body)
+			f.Close()
+		})
+	})
+
+	t.Run("dev-fd", func(t *testing.T) {
+		if _, err := os.Stat("/dev/fd/0"); err != nil {
+			t.Skip("no /dev/fd")
+		}
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, "/dev/fd/3")
+		cmd.ExtraFiles = []*os.File{r}
+		check(t, cmd, func() {
+			r.Close() // the child holds its own copy
+			w.Write(body)
+			w.Close()
+		})
 	})
 }

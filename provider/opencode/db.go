@@ -3,6 +3,7 @@ package opencode
 import (
 	"bytes"
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -67,6 +68,21 @@ func WalkDB(path string, fn func(Stored) error) error {
 	return nil
 }
 
+// errForeignDB is the error of a SQLite database that is not OpenCode's.
+var errForeignDB = errors.New("not an OpenCode database (no session, message and part tables)")
+
+// isOpenCodeDB tells whether the SQLite database at path has OpenCode's
+// tables. One that cannot be opened counts as OpenCode's, so that the
+// reason is reported when it is read.
+func isOpenCodeDB(path string) bool {
+	db, err := openDB(path)
+	if err != nil {
+		return !errors.Is(err, errForeignDB)
+	}
+	db.Close()
+	return true
+}
+
 // openDB opens the database read-only. A database in WAL mode whose folder
 // cannot be written is opened again as immutable (its WAL is then not read).
 func openDB(path string) (*sql.DB, error) {
@@ -85,7 +101,7 @@ func openDB(path string) (*sql.DB, error) {
 		if lastErr = db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('session', 'message', 'part')`).Scan(&n); lastErr == nil {
 			if n < 3 {
 				db.Close()
-				return nil, fmt.Errorf("%s: not an OpenCode database (no session, message and part tables)", path)
+				return nil, fmt.Errorf("%s: %w", path, errForeignDB)
 			}
 			return db, nil
 		}

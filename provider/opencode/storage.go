@@ -285,7 +285,9 @@ func WalkStorage(dir string, fn func(Stored) error) []error {
 }
 
 // IsStored reports whether path is an OpenCode storage folder (or the data
-// folder holding storage/) or an OpenCode database file.
+// folder holding storage/) or an OpenCode database file (a SQLite database
+// with OpenCode's tables). Only regular files are looked into: reading the
+// head of a pipe (/dev/fd/N, a FIFO) would take it from its reader.
 func IsStored(path string) bool {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -294,14 +296,17 @@ func IsStored(path string) bool {
 	if st.IsDir() {
 		return StorageRoot(path) != ""
 	}
+	if !st.Mode().IsRegular() {
+		return false
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
-	defer f.Close()
 	head := make([]byte, len(DBMagic))
 	n, _ := io.ReadFull(f, head)
-	return IsDB(head[:n])
+	f.Close()
+	return IsDB(head[:n]) && isOpenCodeDB(path)
 }
 
 // OpenStored returns the sessions of the storage folder or database at path

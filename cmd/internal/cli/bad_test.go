@@ -2,9 +2,12 @@ package cli
 
 import (
 	"archive/tar"
+	"archive/zip"
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -48,6 +51,8 @@ import (
 //	nocontains: out/.agt-index.json TEXT          (a file that does not hold TEXT)
 //	mode: out/claude/s1.transcript.jsonl 0640     (permission bits)
 //	outside: out                                  (the run wrote nothing but under out/)
+//	notstderr: no provider recognises this input  (a substring stderr lacks; may repeat)
+//	stable                                        (a second run writes the same stdout)
 //	-- in.jsonl --                                (a name may hold folders: logs/a.jsonl)
 //	…
 //
@@ -250,6 +255,18 @@ func runBadCase(t *testing.T, file string) {
 			}
 		}
 	}
+	for _, s := range want["notstderr"] {
+		if strings.Contains(stderr, s) {
+			t.Errorf("stderr has %q:\n%s", s, stderr)
+		}
+	}
+	if _, ok := want["stable"]; ok {
+		var again bytes.Buffer
+		Run(context.Background(), app(IO{In: bytes.NewReader(stdin), Out: &again, Err: io.Discard}), args)
+		if !bytes.Equal(again.Bytes(), out.Bytes()) {
+			t.Errorf("a second run writes another stdout")
+		}
+	}
 }
 
 // caseArgs makes arguments whose first path element names a file or
@@ -447,6 +464,115 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 	"cdchain": func(t *testing.T, dir string, args ...string) {
 		cmd := strings.Repeat("cd x && ", 80000) + "cat f"
 		write(t, dir, args[0], []byte(claudeLine+"\n"+`{"type":"assistant","uuid":"a1","sessionId":"s1","timestamp":"2026-01-15T10:00:01Z","requestId":"r1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-5","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"`+cmd+`"}}],"usage":{"input_tokens":3,"output_tokens":5}}}`+"\n"))
+	},
+	// duptar NAME: a tar with two members named s.jsonl (sessions s1, s2)
+	"duptar": func(t *testing.T, dir string, args ...string) {
+		var buf bytes.Buffer
+		tw := tar.NewWriter(&buf)
+		for _, sess := range []string{"s1", "s2"} {
+			body := strings.Replace(claudeLine, `"s1"`, `"`+sess+`"`, 1) + "\n"
+			tw.WriteHeader(&tar.Header{Name: "s.jsonl", Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg})
+			tw.Write([]byte(body))
+		}
+		tw.Close()
+		write(t, dir, args[0], buf.Bytes())
+	},
+	// dupzip NAME: a zip with two members named s.jsonl (sessions s1, s2)
+	"dupzip": func(t *testing.T, dir string, args ...string) {
+		var buf bytes.Buffer
+		zw := zip.NewWriter(&buf)
+		for _, sess := range []string{"s1", "s2"} {
+			w, _ := zw.Create("s.jsonl")
+			w.Write([]byte(strings.Replace(claudeLine, `"s1"`, `"`+sess+`"`, 1) + "\n"))
+		}
+		zw.Close()
+		write(t, dir, args[0], buf.Bytes())
+	},
+	// fifo NAME: a named pipe a goroutine writes 1000 records to, once
+	"fifo": func(t *testing.T, dir string, args ...string) {
+		p := filepath.Join(dir, args[0])
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+		go func() {
+			f, err := os.OpenFile(p, os.O_WRONLY, 0)
+			if err != nil {
+				return
+			}
+			defer f.Close()
+			w := bufio.NewWriter(f)
+			for i := 0; i < 1000; i++ {
+				fmt.Fprintln(w, strings.Replace(claudeLine, `"u1"`, fmt.Sprintf(`"u%d"`, i), 1))
+			}
+			w.Flush()
+		}()
+		t.Cleanup(func() { // a writer still waiting for a reader is let go
+			if f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+				f.Close()
+			}
+		})
+	},
+	// linebomb NAME: a gzip file of one record, then 300 MB without a line
+	// end (past the 256 MiB expansion floor)
+	"linebomb": func(t *testing.T, dir string, args ...string) {
+		var buf bytes.Buffer
+		z, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+		z.Write([]byte(claudeLine + "\n"))
+		xs := bytes.Repeat([]byte("x"), 1<<20)
+		for i := 0; i < 300; i++ {
+			z.Write(xs)
+		}
+		z.Close()
+		write(t, dir, args[0], buf.Bytes())
+	},
+	// nested NAME: a tar holding a gzip-compressed log (session s1), a
+	// .tar.gz holding a log (session s2), and a zip
+	"nested": func(t *testing.T, dir string, args ...string) {
+		type file struct {
+			name string
+			body []byte
+		}
+		tarOf := func(gz bool, fs ...file) []byte {
+			var buf bytes.Buffer
+			var w io.Writer = &buf
+			z := gzip.NewWriter(&buf)
+			if gz {
+				w = z
+			}
+			tw := tar.NewWriter(w)
+			for _, f := range fs {
+				tw.WriteHeader(&tar.Header{Name: f.name, Mode: 0o644, Size: int64(len(f.body)), Typeflag: tar.TypeReg})
+				tw.Write(f.body)
+			}
+			tw.Close()
+			if gz {
+				z.Close()
+			}
+			return buf.Bytes()
+		}
+		var gz bytes.Buffer
+		z := gzip.NewWriter(&gz)
+		z.Write([]byte(claudeLine + "\n"))
+		z.Close()
+		inner := tarOf(true, file{"s2.jsonl", []byte(strings.Replace(claudeLine, `"s1"`, `"s2"`, 1) + "\n")})
+		write(t, dir, args[0], tarOf(false, file{"logs/s.jsonl.gz", gz.Bytes()}, file{"logs/inner.tar.gz", inner}, file{"logs/x.zip", []byte("PK")}))
+	},
+	// foreign DIR: a folder with a Claude Code log, settings.json,
+	// package.json and a SQLite database that is not OpenCode's
+	"foreign": func(t *testing.T, dir string, args ...string) {
+		d := filepath.Join(dir, args[0])
+		os.MkdirAll(filepath.Join(d, "sub"), 0o755)
+		write(t, d, "s.jsonl", []byte(claudeLine+"\n"))
+		write(t, d, "settings.json", []byte(`{"permissions":{"allow":[]}}`+"\n"))
+		write(t, d, "sub/package.json", []byte("{\n  \"name\": \"x\",\n  \"version\": \"1.0.0\"\n}\n"))
+		db, err := sql.Open("sqlite", filepath.Join(d, "app.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.Exec(`CREATE TABLE notes(id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes(text) VALUES ('hello')`); err != nil {
+			t.Fatal(err)
+		}
 	},
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"math"
 	"strings"
 
 	"github.com/agt-project/agt"
@@ -15,9 +16,14 @@ func inputFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "raw", Usage: "keep the untouched provider record in each event's raw field"},
 		&cli.BoolFlag{Name: "strict", Usage: "make the first data error (a bad line, an unrecognised input) fatal: exit 1"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print no diagnostics on stderr"},
-		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "worker goroutines (0 = one per core)"},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "worker goroutines, 1 to 256 (0 = one per core)"},
+		&cli.StringFlag{Name: "max-line", Value: "256MiB", Usage: "longest `SIZE` of a line read (bytes, or with KiB, MiB, GiB); a longer line is an error event holding its first MiB"},
+		&cli.StringFlag{Name: "max-doc", Value: "1GiB", Usage: "largest `SIZE` of a whole JSON document read (a pretty-printed file); a larger one is an error, exit 1"},
 	}
 }
+
+// maxJobs bounds -j.
+const maxJobs = 256
 
 func parseConfig(c *cli.Context) (provider.Config, error) {
 	cfg := provider.Config{
@@ -26,6 +32,17 @@ func parseConfig(c *cli.Context) (provider.Config, error) {
 		Strict:   c.Bool("strict"),
 		Quiet:    c.Bool("quiet"),
 		Workers:  c.Int("jobs"),
+	}
+	if cfg.Workers < 0 || cfg.Workers > maxJobs {
+		return cfg, Usagef("-j %d: want 1 to %d, or 0 for one per core", cfg.Workers, maxJobs)
+	}
+	n, err := parseSize(c.String("max-line"), math.MaxInt32)
+	if err != nil {
+		return cfg, Usagef("--max-line: %v", err)
+	}
+	cfg.MaxLine = int(n)
+	if cfg.MaxDoc, err = parseSize(c.String("max-doc"), 1<<36); err != nil {
+		return cfg, Usagef("--max-doc: %v", err)
 	}
 	if cfg.Provider != "auto" && provider.Lookup(cfg.Provider) == nil {
 		return cfg, Usagef("unknown provider %q (want auto or one of %s)", cfg.Provider, strings.Join(provider.Names(), ", "))
@@ -40,6 +57,9 @@ func Parse(io IO) *cli.App {
 file, a folder walked recursively, or - for stdin; none means stdin) and writes
 one agt.event/1 JSON object per line on stdout. The provider and format are
 detected from the content.
+
+In a folder or an archive, files no provider recognises are skipped and counted
+in one stderr line per argument; a file named on the command line is always read.
 
 Every input line yields at least one event naming it in src. A line that is not
 JSON becomes an error event and a "PATH:LINE: why" line on stderr; the run goes

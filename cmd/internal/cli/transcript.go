@@ -315,18 +315,3 @@ func streamLogMode(c *cli.Context, io IO, dir bool) (string, error) {
 	}
 	return mode, nil
 }
-
-// expand expands the arguments into inputs, reporting problems; failed
-// tells whether any was an I/O failure (or a refusal under --strict).
-func expand(c *cli.Context, io IO, cfg provider.Config) ([]stage.Input, bool) {
-	inputs, errs := stage.Expand(c.Args().Slice(), io.In, provider.Claim)
-	failed := false
-	for _, e := range errs {
-		var r *stage.Refused
-		if !errors.As(e, &r) || cfg.Strict {
-			failed = true
-		}
-		fmt.Fprintf(io.Err, "%s: %v\n", c.App.Name, e)
-	}
-	return inputs, failed
-}

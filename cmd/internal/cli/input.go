@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/stage"
+	"github.com/urfave/cli/v2"
+)
+
+// expand expands the arguments into inputs, reporting problems; failed
+// tells whether any was an I/O failure (or a refusal under --strict).
+// Under -q only what fails the run under --strict is printed, as for the
+// diagnostics of the parse.
+func expand(c *cli.Context, io IO, cfg provider.Config) ([]stage.Input, bool) {
+	inputs, errs := stage.Expand(c.Args().Slice(), io.In, provider.Claim)
+	failed := false
+	for _, e := range errs {
+		var r *stage.Refused
+		refused := errors.As(e, &r)
+		if !refused || cfg.Strict {
+			failed = true
+		}
+		if !cfg.Quiet || (refused && cfg.Strict) {
+			fmt.Fprintf(io.Err, "%s: %v\n", c.App.Name, e)
+		}
+	}
+	return inputs, failed
+}
+
+// sizeUnits are the suffixes parseSize knows, in bytes.
+var sizeUnits = []struct {
+	suffix string
+	n      int64
+}{
+	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30},
+	{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30},
+	{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30},
+}
+
+// parseSize reads a size in bytes: a whole number, with an optional unit
+// (KiB, MiB, GiB, or K, M, G, all powers of 1024); it must be between 1 and
+// limit.
+func parseSize(s string, limit int64) (int64, error) {
+	num, mul := strings.TrimSpace(s), int64(1)
+	for _, u := range sizeUnits {
+		if n, ok := strings.CutSuffix(num, u.suffix); ok {
+			num, mul = strings.TrimSpace(n), u.n
+			break
+		}
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n < 1 || n > limit/mul {
+		return 0, fmt.Errorf("%q: want a size from 1 to %d bytes (units KiB, MiB, GiB)", s, limit)
+	}
+	return n * mul, nil
+}
