@@ -1,6 +1,10 @@
 package transcript
 
-import "github.com/agt-project/agt"
+import (
+	"hash/maphash"
+
+	"github.com/agt-project/agt"
+)
 
 // Flush receives each finished session: its transcript, its events when
 // they were kept (for stream logs), and the key of the input unit it came
@@ -11,6 +15,12 @@ type Flush func(unit string, t *Transcript, events []agt.Event) error
 // finished when the input unit its events come from ends: the unit of an
 // event is UnitKey(src.path), so that the same events give the same
 // transcripts whether they arrive from a pipe or from an in-process parse.
+//
+// An event whose id and seq its session has already had (the same record
+// read twice: `agt-transcript f f`, a log given twice in one stream) counts
+// once: ids are made from the session and the record and seq numbers from
+// the order of the input, so a copy has both again. (A parser may give the
+// updates of one record the same id, with later seq numbers: those count.)
 type Consolidator struct {
 	unitKey  func(path string) string
 	keep     bool
@@ -22,12 +32,15 @@ type Consolidator struct {
 	lastPath string // the last src.path seen and its unit key
 	lastKey  string
 	count    int
+	seed     maphash.Seed
+	seen     map[string]map[uint64]struct{} // session → hashes of its event ids and seqs
 }
 
 // NewConsolidator returns a consolidator; keep keeps every session's events
 // for its stream log.
 func NewConsolidator(unitKey func(string) string, keep bool, flush Flush) *Consolidator {
-	return &Consolidator{unitKey: unitKey, keep: keep, flush: flush, sessions: map[string]*builder{}}
+	return &Consolidator{unitKey: unitKey, keep: keep, flush: flush, sessions: map[string]*builder{},
+		seed: maphash.MakeSeed(), seen: map[string]map[uint64]struct{}{}}
 }
 
 // Add consolidates events in order.
@@ -48,6 +61,14 @@ func (c *Consolidator) Add(evs []agt.Event) error {
 			b = newBuilder(ev, c.keep)
 			c.sessions[ev.Session] = b
 			c.order = append(c.order, b)
+			c.seen[ev.Session] = map[uint64]struct{}{}
+		}
+		if ev.ID != "" {
+			seen, h := c.seen[ev.Session], maphash.String(c.seed, ev.ID)^uint64(ev.Seq)*0x9e3779b97f4a7c15
+			if _, dup := seen[h]; dup {
+				continue
+			}
+			seen[h] = struct{}{}
 		}
 		b.add(ev)
 	}
@@ -62,7 +83,7 @@ func (c *Consolidator) Sessions() int { return c.count }
 
 func (c *Consolidator) finish() error {
 	order := c.order
-	c.order, c.sessions = nil, map[string]*builder{}
+	c.order, c.sessions, c.seen = nil, map[string]*builder{}, map[string]map[uint64]struct{}{}
 	for _, b := range order {
 		c.count++
 		if err := c.flush(c.unit, b.transcript(), b.events); err != nil {
