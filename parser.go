@@ -159,6 +159,9 @@ func (e *Emitter) Emit(ev Event, key, suffix string) string {
 	if (e.Opts.Raw || ev.Kind == KindUnknown) && ev.Kind != KindError {
 		ev.Raw = e.raw
 	}
+	if ev.Kind != KindError {
+		e.check(&ev)
+	}
 	s := e.cur
 	if ev.NativeSession != "" {
 		s = e.session(ev.NativeSession)
@@ -172,6 +175,47 @@ func (e *Emitter) Emit(ev Event, key, suffix string) string {
 		return refPrefix + key + "\x00" + suffix
 	}
 	return e.finish(s, ev, key, suffix)
+}
+
+// check holds a parser's event to the rules of agt.event/1 input
+// (CheckPayload), so that what agt-parse writes is what every filter reads:
+// a cost that is not a finite number in range is dropped with a warning; an
+// event whose payload does not fit its kind (a token count out of range, a
+// tool call without a name) becomes an error event on its record, keeping
+// the record's text.
+func (e *Emitter) check(ev *Event) {
+	if u := ev.Usage; u != nil {
+		for _, c := range [...]struct {
+			name string
+			p    **float64
+		}{{"cost_usd", &u.CostUSD}, {"native_cost_usd", &u.NativeCostUSD}} {
+			if *c.p != nil && !GoodCost(**c.p) {
+				e.diags = append(e.diags, Diag{Src: e.src, Text: fmt.Sprintf("usage.%s %v is not a number in 0…2^53: left out", c.name, **c.p)})
+				*c.p = nil
+			}
+		}
+	}
+	err := CheckPayload(ev)
+	if err == nil {
+		return
+	}
+	bad := e.errorEvent(err.Error())
+	bad.NativeSession, bad.Stream, bad.TS, bad.Src = ev.NativeSession, ev.Stream, ev.TS, ev.Src
+	*ev = bad
+}
+
+// errorEvent is the error event of the current record, with its diagnostic.
+func (e *Emitter) errorEvent(msg string) Event {
+	if msg == "" {
+		msg = "error"
+	}
+	text := e.raw
+	if len(text) > MaxLineText {
+		msg += fmt.Sprintf(" (line text cut to %d of %d bytes)", MaxLineText, len(text))
+		text = text[:MaxLineText]
+	}
+	e.diags = append(e.diags, Diag{Src: e.src, Text: msg, Data: true})
+	return Event{Kind: KindError, Error: &Error{Message: msg, LineText: ValidText(string(text))}}
 }
 
 // Count is the number of events emitted so far, for parsers that make sure
@@ -239,14 +283,7 @@ const MaxLineText = 1 << 20
 // Errorf records a data error on the current record: an error event that
 // keeps the record's text, and a diagnostic.
 func (e *Emitter) Errorf(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	text := e.raw
-	if len(text) > MaxLineText {
-		msg += fmt.Sprintf(" (line text cut to %d of %d bytes)", MaxLineText, len(text))
-		text = text[:MaxLineText]
-	}
-	e.Emit(Event{Kind: KindError, Error: &Error{Message: msg, LineText: ValidText(string(text))}}, "", "error")
-	e.diags = append(e.diags, Diag{Src: e.src, Text: msg, Data: true})
+	e.Emit(e.errorEvent(fmt.Sprintf(format, args...)), "", "error")
 }
 
 // Unknown emits the current record as an unknown event (raw always kept).

@@ -25,6 +25,8 @@ func isEvents(h agt.Head) bool {
 // events reads agt.event/1 lines.
 type events struct{}
 
+// Decode reads one event and checks it (agt.CheckEvent): a line that is
+// not a usable event is an error event naming the line, never passed on.
 func (events) Decode(rec []byte) (any, error) {
 	ev := &agt.Event{}
 	if err := agt.Decode(rec, ev); err != nil {
@@ -36,6 +38,9 @@ func (events) Decode(rec []byte) (any, error) {
 	}
 	if ev.Schema != agt.Schema {
 		return nil, fmt.Errorf("not an agt.event/1 line (schema %q)", ev.Schema)
+	}
+	if err := agt.CheckEvent(ev); err != nil {
+		return nil, fmt.Errorf("not a valid agt.event/1 line: %v", err)
 	}
 	ev.Orig = rec
 	return ev, nil
