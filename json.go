@@ -151,9 +151,6 @@ func fieldMsg(t []byte, msg string) string {
 		return first
 	}
 	got := jsonKind(t[pos])
-	if t[pos] == '{' {
-		got = "object"
-	}
 	switch {
 	case want == "string":
 		want = "a string"
@@ -251,6 +248,8 @@ func jsonKind(c byte) string {
 	switch c {
 	case '[':
 		return "array"
+	case '{':
+		return "object"
 	case '"':
 		return "string"
 	case 't', 'f':

@@ -35,14 +35,18 @@ type Diag struct {
 	IO   bool // an input that could not be read (exit 1 at the end)
 }
 
+// String is the diagnostic as one printable line: file names and text are
+// passed through Printable, so that a name or a record holding a line end
+// or an escape sequence cannot break the line or reach the terminal raw.
 func (d Diag) String() string {
+	path, text := Printable(d.Src.Path), Printable(d.Text)
 	switch {
 	case d.Src.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", d.Src.Path, d.Src.Line, d.Text)
+		return fmt.Sprintf("%s:%d: %s", path, d.Src.Line, text)
 	case d.Src.Ptr != "":
-		return fmt.Sprintf("%s:%s: %s", d.Src.Path, d.Src.Ptr, d.Text)
+		return fmt.Sprintf("%s:%s: %s", path, Printable(d.Src.Ptr), text)
 	}
-	return fmt.Sprintf("%s: %s", d.Src.Path, d.Text)
+	return fmt.Sprintf("%s: %s", path, text)
 }
 
 // maxPending bounds the events held back while no session id is known
@@ -73,6 +77,8 @@ type Emitter struct {
 	sessions map[string]*session
 	cur      *session
 	fallback string
+	path     string // the last src.path given to At, and its PathText
+	pathText string
 	src      Src
 	raw      Raw
 	out      []Event
@@ -88,10 +94,14 @@ func NewEmitter(provider, format string, opts Options) *Emitter {
 }
 
 // At sets the record the next events come from.
+//
+// A file name that is not valid UTF-8 is made so with PathText, here where
+// every parsed event gets its src.path, so that every filter names the file
+// alike and writes valid JSON.
 func (e *Emitter) At(src Src, raw Raw) {
-	e.src, e.raw = src, raw
+	e.src, e.raw = e.validPath(src), raw
 	if e.fallback == "" {
-		e.fallback = FallbackSession(src.Path)
+		e.fallback = FallbackSession(e.src.Path)
 	}
 }
 
@@ -100,7 +110,17 @@ func (e *Emitter) Src() Src { return e.src }
 
 // SetSrc changes the source of the events that follow (document formats set
 // a JSON pointer per record) and the raw record kept with --raw.
-func (e *Emitter) SetSrc(src Src, raw Raw) { e.src, e.raw = src, raw }
+func (e *Emitter) SetSrc(src Src, raw Raw) { e.src, e.raw = e.validPath(src), raw }
+
+// validPath returns src with its path made valid UTF-8 (PathText), the last
+// path's text kept for the records that follow.
+func (e *Emitter) validPath(src Src) Src {
+	if src.Path != e.path {
+		e.path, e.pathText = src.Path, PathText(src.Path)
+	}
+	src.Path = e.pathText
+	return src
+}
 
 // Line is the text of the current record.
 func (e *Emitter) Line() Raw { return e.raw }

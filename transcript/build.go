@@ -112,6 +112,9 @@ func (b *builder) add(ev *agt.Event) {
 		b.bySrc[ev.Src] = msgRef{c, c.open}
 		b.model(c, ev.Model)
 	case agt.KindToolCall:
+		if ev.Tool == nil { // never from input (events are checked); an in-process event
+			return
+		}
 		m := c.assistant(ev, false)
 		t := ev.Tool
 		m.ToolCalls = append(m.ToolCalls, ToolCall{ID: t.ID, Name: t.Name, NativeName: t.NativeName, Kind: t.Kind, Input: t.Input, Status: StatusUnknown, StartedAt: ev.TS})
@@ -177,6 +180,9 @@ func (b *builder) model(c *conv, m string) {
 
 func (b *builder) result(c *conv, ev *agt.Event) {
 	r := ev.Result
+	if r == nil {
+		return
+	}
 	ref, ok := b.calls[r.Call]
 	if !ok && r.ID != "" {
 		ref, ok = b.native[ev.Stream+"\x00"+r.ID]
@@ -204,6 +210,9 @@ func (b *builder) result(c *conv, ev *agt.Event) {
 
 func (b *builder) usage(c *conv, ev *agt.Event) {
 	u := ev.Usage
+	if u == nil {
+		return
+	}
 	c.usage.Add(u)
 	b.model(c, ev.Model)
 	if u.Scope != agt.ScopeCall {

@@ -167,7 +167,7 @@ func expand(c *cli.Context, io IO, cfg provider.Config) ([]stage.Input, bool) {
 		if !errors.As(e, &r) || cfg.Strict {
 			failed = true
 		}
-		fmt.Fprintf(io.Err, "%s: %v\n", c.App.Name, e)
+		fmt.Fprintf(io.Err, "%s: %s\n", c.App.Name, agt.Printable(e.Error()))
 	}
 	return inputs, failed
 }
