@@ -32,11 +32,14 @@ import (
 //	kinds: error=1 user=2                         (events by kind)
 //	accounted: in.jsonl                           (every non-blank line in some src)
 //	notmp: out                                    (no temporary file left in out/)
+//	text                                          (stdout is text lines, not JSON)
+//	noesc                                         (no control character in stdout or
+//	                                               stderr but \n: C0, DEL, C1, bidi)
 //	-- in.jsonl --
 //	…
 //
-// Every case also checks that each stdout line is JSON and that the run did
-// not panic.
+// Every case also checks that each stdout line is JSON (unless text) and
+// that the run did not panic.
 func TestBadInput(t *testing.T) {
 	cases, _ := filepath.Glob(filepath.Join(providertest.RepoRoot(t), "testdata", "bad", "*.case"))
 	if len(cases) < 20 {
@@ -123,7 +126,7 @@ func runBadCase(t *testing.T, file string) {
 	kinds := map[string]int{}
 	srcs := map[string]map[int64]bool{}
 	for _, l := range lines {
-		if !json.Valid(l) {
+		if _, text := want["text"]; !text && !json.Valid(l) {
 			t.Fatalf("stdout line is not JSON: %.300q", l)
 		}
 		var ev agt.Event
@@ -157,6 +160,16 @@ func runBadCase(t *testing.T, file string) {
 		for i, l := range strings.Split(string(body), "\n") {
 			if strings.TrimSpace(strings.TrimPrefix(l, "\ufeff")) != "" && !srcs[p][int64(i+1)] {
 				t.Errorf("%s:%d yields no event", name, i+1)
+			}
+		}
+	}
+	if _, ok := want["noesc"]; ok { // nothing from the input reaches a terminal raw
+		for name, b := range map[string]string{"stdout": out.String(), "stderr": stderr} {
+			for i, r := range b {
+				if (r < 0x20 && r != '\n') || (r >= 0x7f && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+					t.Errorf("%s has control character %U at byte %d: %.300q", name, r, i, b)
+					break
+				}
 			}
 		}
 	}
@@ -246,6 +259,16 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 			t.Skipf("cannot mount a small file system: %v %s", err, b)
 		}
 		t.Cleanup(func() { exec.Command("umount", d).Run() })
+	},
+	// oddnames DIR: Claude Code logs named with a line end and an escape
+	// sequence ("new\nline\x1b[2J.jsonl") and with bytes that are not UTF-8
+	// ("bad\xff\xfe.jsonl"), each an ordinary line then one that is not JSON
+	"oddnames": func(t *testing.T, dir string, args ...string) {
+		d := filepath.Join(dir, args[0])
+		os.MkdirAll(d, 0o755)
+		for _, name := range []string{"new\nline\x1b[2J.jsonl", "bad\xff\xfe.jsonl"} {
+			write(t, d, name, []byte(claudeLine+"\nnot json\n"))
+		}
 	},
 }
 
