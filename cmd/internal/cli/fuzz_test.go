@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"os"
 	"path/filepath"
 	"testing"
 	"unicode/utf8"
@@ -16,14 +17,16 @@ import (
 )
 
 // eventSeeds are real events to start from: the first events agt-parse
-// and agt-normalize write for a few sessions of each provider.
+// writes for a session of each provider (named relative to the repository,
+// as a user would).
 var eventSeeds = []string{
-	"claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl",
-	"claude/agentsessions__subagent-parent-0a1b2c3d.jsonl",
-	"codex/agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl",
-	"gemini/agentsessions__gemini-jsonl-v040.jsonl",
-	"copilot/agentv__db-325365b92c-0.jsonl",
-	"pi", "opencode",
+	"testdata/claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl",
+	"testdata/claude/agentsessions__subagent-parent-0a1b2c3d.jsonl",
+	"testdata/codex/agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl",
+	"testdata/gemini/agentsessions__gemini-jsonl-v040.jsonl",
+	"testdata/copilot/agentv__db-325365b92c-0.jsonl",
+	"testdata/pi/pimono__before-compaction.excerpt.jsonl",
+	"testdata/opencode/bestcodes__0c-360aa9943d-0.json",
 }
 
 // FuzzEvents feeds any agt.event/1 input to agt-normalize, agt-transcript
@@ -34,20 +37,15 @@ var eventSeeds = []string{
 // line end.
 func FuzzEvents(f *testing.F) {
 	root := providertest.RepoRoot(f)
-	for _, s := range eventSeeds {
-		matches, _ := filepath.Glob(filepath.Join(root, "testdata", s))
-		if fi, _ := filepath.Glob(filepath.Join(root, "testdata", s, "*.json*")); len(fi) > 0 {
-			matches = fi[:1]
+	for _, rel := range eventSeeds {
+		abs := filepath.Join(root, filepath.FromSlash(rel))
+		in := stage.Input{Path: rel, Open: func() (io.ReadCloser, error) { return os.Open(abs) }}
+		var out bytes.Buffer
+		if _, err := provider.Parse(context.Background(), provider.Config{Quiet: true}, []stage.Input{in}, &out, io.Discard); err != nil {
+			f.Fatal(err)
 		}
-		for _, p := range matches {
-			ins, _ := stage.Expand([]string{p}, nil, provider.Claim)
-			var out bytes.Buffer
-			if _, err := provider.Parse(context.Background(), provider.Config{Quiet: true}, ins, &out, io.Discard); err != nil {
-				f.Fatal(err)
-			}
-			lines := bytes.SplitAfter(out.Bytes(), []byte("\n"))
-			f.Add(bytes.Join(lines[:min(len(lines), 12)], nil))
-		}
+		lines := bytes.SplitAfter(out.Bytes(), []byte("\n"))
+		f.Add(bytes.Join(lines[:min(len(lines), 12)], nil))
 	}
 	f.Add([]byte(`{"schema":"agt.event/1","session":"s","kind":"tool_call","src":{"path":"a","line":1}}` + "\n"))
 	f.Add([]byte(`{"schema":"agt.event/1","id":"e","session":"s","stream":"main","kind":"usage","model":"claude-sonnet-4-5","usage":{"scope":"call","input":9007199254740992,"cache_read":0,"cache_write":0,"cache_write_1h":0,"output":0,"reasoning":0,"total":9007199254740992},"src":{"path":"a","line":1}}` + "\n"))
