@@ -176,3 +176,16 @@ func TestFieldErrorNamesKey(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+func TestFieldErrorTooLarge(t *testing.T) {
+	var ev Event
+	for in, want := range map[string]string{
+		`{"usage":{"input":9223372036854775808}}`: `"input": a number too large`,
+		`{"usage":{"input":1.5}}`:                 `"input": a number where an integer belongs`,
+		`{"usage":{"cost_usd":1e999}}`:            `"cost_usd": a number too large`,
+	} {
+		if err := Decode([]byte(in), &ev); err == nil || err.Error() != "unexpected field type: "+want {
+			t.Errorf("%s: %v, want %s", in, err, want)
+		}
+	}
+}

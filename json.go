@@ -165,7 +165,24 @@ func fieldMsg(t []byte, msg string) string {
 	default:
 		want = "an object"
 	}
+	if got == "number" && (want == "a number" || want == "an integer" && integral(t[pos:])) {
+		return fmt.Sprintf("%s: a number too large", keyBefore(t, pos))
+	}
 	return fmt.Sprintf("%s: %s %s where %s belongs", keyBefore(t, pos), article(got), got, want)
+}
+
+// integral reports whether the JSON number that b starts with has no
+// fraction and no exponent.
+func integral(b []byte) bool {
+	for _, c := range b {
+		switch {
+		case c == '.' || c == 'e' || c == 'E':
+			return false
+		case c != '-' && (c < '0' || c > '9'):
+			return true
+		}
+	}
+	return true
 }
 
 func article(s string) string {
