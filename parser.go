@@ -201,8 +201,8 @@ func (e *Emitter) Emit(ev Event, key, suffix string) string {
 // (CheckPayload), so that what agt-parse writes is what every filter reads:
 // a cost that is not a finite number in range is dropped with a warning; an
 // event whose payload does not fit its kind (a token count out of range, a
-// tool call without a name) becomes an error event on its record, keeping
-// the record's text.
+// tool call without its tool) becomes an error event on its record, with
+// the same id, keeping the record's text.
 func (e *Emitter) check(ev *Event) {
 	if u := ev.Usage; u != nil {
 		for _, c := range [...]struct {
