@@ -2,9 +2,11 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -37,5 +39,28 @@ func TestOddNamesPipeEqualsFused(t *testing.T) {
 		if !bytes.Contains(parsed, []byte(want)) {
 			t.Errorf("agt-parse output lacks %s:\n%s", want, parsed)
 		}
+	}
+}
+
+// TestOddNamesRerunSkips: with -o, a second run skips inputs whose names are
+// not UTF-8 like any other (the index names their unit as events do).
+func TestOddNamesRerunSkips(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "bad\xff.jsonl"), []byte(claudeLine+"\n"), 0o644); err != nil {
+		t.Skipf("cannot name a file so here: %v", err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	for i, want := range []string{"1 sessions, 0 inputs skipped", "0 sessions, 1 inputs skipped"} {
+		var o, e bytes.Buffer
+		if code := Run(context.Background(), Transcript(IO{Out: &o, Err: &e}), []string{"agt-transcript", "-o", out, dir}); code != ExitOK {
+			t.Fatalf("run %d: exit %d: %s", i+1, code, e.String())
+		}
+		if !strings.Contains(e.String(), want) {
+			t.Errorf("run %d: %s, want %q", i+1, e.String(), want)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, ".agt-index.json"))
+	if err != nil || !json.Valid(b) || !bytes.Contains(b, []byte(`bad\\xff.jsonl`)) {
+		t.Errorf("index %s (%v)", b, err)
 	}
 }
