@@ -32,9 +32,9 @@ var eventSeeds = []string{
 // FuzzEvents feeds any agt.event/1 input to agt-normalize, agt-transcript
 // and agt-streamlog in-process: no panic, exit 0; every event agt-normalize
 // writes is one per input line (for event input) and passes agt.CheckEvent,
-// so that the next filter takes it; transcripts are JSON with no negative
-// count or token figure; summary lines hold no control character but the
-// line end.
+// so that the next filter takes it, and agt-normalize | agt-transcript ==
+// agt-transcript; transcripts are JSON with no negative count or token
+// figure; summary lines hold no control character but the line end.
 func FuzzEvents(f *testing.F) {
 	root := providertest.RepoRoot(f)
 	for _, rel := range eventSeeds {
@@ -51,14 +51,15 @@ func FuzzEvents(f *testing.F) {
 	f.Add([]byte(`{"schema":"agt.event/1","id":"e","session":"s","stream":"main","kind":"usage","model":"claude-sonnet-4-5","usage":{"scope":"call","input":9007199254740992,"cache_read":0,"cache_write":0,"cache_write_1h":0,"output":0,"reasoning":0,"total":9007199254740992},"src":{"path":"a","line":1}}` + "\n"))
 	f.Add([]byte(`{"schema":"agt.event/1","id":"e","session":"s","stream":"main","kind":"user","text":"\u001b[2J\u009b\u202e","src":{"path":"a\n\u001b","line":1}}` + "\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		run := func(app App, args ...string) []byte {
+		runIn := func(in []byte, app App, args ...string) []byte {
 			var out, errb bytes.Buffer
-			code := Run(context.Background(), app(IO{In: bytes.NewReader(b), Out: &out, Err: &errb}), append([]string{"agt", "-q"}, args...))
+			code := Run(context.Background(), app(IO{In: bytes.NewReader(in), Out: &out, Err: &errb}), append([]string{"agt", "-q"}, args...))
 			if code != ExitOK {
 				t.Fatalf("%v: exit %d: %s", args, code, errb.String())
 			}
 			return out.Bytes()
 		}
+		run := func(app App, args ...string) []byte { return runIn(b, app, args...) }
 		norm := run(Normalize)
 		n := 0
 		for _, line := range lines(norm) {
@@ -76,7 +77,13 @@ func FuzzEvents(f *testing.F) {
 				t.Fatalf("%d events out of agt-normalize for %d lines", n, want)
 			}
 		}
-		for _, line := range lines(run(Transcript)) {
+		trs := run(Transcript)
+		if eventInput(b) {
+			if piped := runIn(norm, Transcript); !bytes.Equal(piped, trs) {
+				t.Fatalf("agt-normalize | agt-transcript differs from agt-transcript:\n piped %.400q\n fused %.400q", piped, trs)
+			}
+		}
+		for _, line := range lines(trs) {
 			var tr struct {
 				Usage  agt.Usage      `json:"usage"`
 				Counts map[string]int `json:"counts"`
