@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // MaxCount is the largest token count (and context window) an event may
@@ -28,7 +29,7 @@ var kinds = map[string]bool{
 func CheckEvent(ev *Event) error {
 	switch {
 	case ev.Schema != Schema:
-		return fmt.Errorf("schema %q, want %q", ev.Schema, Schema)
+		return fmt.Errorf("schema %q, want %q", short(ev.Schema), Schema)
 	case ev.ID == "":
 		return errors.New("no id")
 	case ev.Session == "":
@@ -38,7 +39,7 @@ func CheckEvent(ev *Event) error {
 	case ev.Kind == "":
 		return errors.New("no kind")
 	case !kinds[ev.Kind]:
-		return fmt.Errorf("unknown kind %q", ev.Kind)
+		return fmt.Errorf("unknown kind %q", short(ev.Kind))
 	case ev.Seq < 0:
 		return fmt.Errorf("seq %d is negative", ev.Seq)
 	case ev.Src.Path == "":
@@ -115,7 +116,7 @@ func CheckPayload(ev *Event) error {
 // 0…2^53.
 func (u *Usage) Check() error {
 	if u.Scope != ScopeCall && u.Scope != ScopeRun {
-		return fmt.Errorf("usage.scope %q, want %q or %q", u.Scope, ScopeCall, ScopeRun)
+		return fmt.Errorf("usage.scope %q, want %q or %q", short(u.Scope), ScopeCall, ScopeRun)
 	}
 	for _, f := range [...]struct {
 		name string
@@ -152,3 +153,11 @@ func checkCost(name string, c *float64) error {
 
 // GoodCost reports whether c is a finite cost in 0…2^53 dollars.
 func GoodCost(c float64) bool { return !math.IsNaN(c) && c >= 0 && c <= MaxCost }
+
+// short cuts a value quoted in a message to 64 bytes.
+func short(s string) string {
+	if len(s) <= 64 {
+		return s
+	}
+	return strings.ToValidUTF8(s[:64], "") + "…"
+}

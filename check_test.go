@@ -189,3 +189,11 @@ func TestFieldErrorTooLarge(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckMessagesShort(t *testing.T) {
+	ev := good()
+	ev.Kind = strings.Repeat("k", 10000)
+	if err := CheckEvent(&ev); err == nil || len(err.Error()) > 100 {
+		t.Errorf("%.200v", err)
+	}
+}
