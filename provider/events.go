@@ -3,6 +3,7 @@ package provider
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/agt-project/agt"
 )
@@ -37,7 +38,11 @@ func (events) Decode(rec []byte) (any, error) {
 		return nil, err
 	}
 	if ev.Schema != agt.Schema {
-		return nil, fmt.Errorf("not an agt.event/1 line (schema %q)", ev.Schema)
+		schema := ev.Schema
+		if len(schema) > 64 {
+			schema = strings.ToValidUTF8(schema[:64], "") + "…"
+		}
+		return nil, fmt.Errorf("not an agt.event/1 line (schema %q)", schema)
 	}
 	if err := agt.CheckEvent(ev); err != nil {
 		return nil, fmt.Errorf("not a valid agt.event/1 line: %v", err)
