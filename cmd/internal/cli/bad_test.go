@@ -270,6 +270,12 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 			write(t, d, name, []byte(claudeLine+"\nnot json\n"))
 		}
 	},
+	// dir NAME: an empty folder (an output folder inside the case's)
+	"dir": func(t *testing.T, dir string, args ...string) {
+		if err := os.MkdirAll(filepath.Join(dir, args[0]), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	},
 }
 
 func write(t *testing.T, dir, name string, b []byte) {
