@@ -58,7 +58,8 @@ gobench:
 FUZZTIME ?= 1m
 FUZZ     := provider:FuzzClaude provider:FuzzCodex provider:FuzzGemini provider:FuzzCopilot \
             provider:FuzzPi provider:FuzzOpenCode provider:FuzzACP provider:FuzzDetect \
-            provider:FuzzNormalize provider/canon:FuzzNormalize transcript:FuzzTranscript
+            provider:FuzzNormalize provider/canon:FuzzNormalize transcript:FuzzTranscript \
+            cmd/internal/cli:FuzzEvents .:FuzzPrintable
 
 fuzz:
 	@set -e; for t in $(FUZZ); do pkg=$${t%%:*}; fn=$${t#*:}; \

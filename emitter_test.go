@@ -15,7 +15,7 @@ func TestPendingLinks(t *testing.T) {
 		if !late {
 			em.Session("s1")
 		}
-		call := em.Emit(Event{Kind: KindToolCall, Tool: &Tool{ID: "t1"}}, "c1", "call")
+		call := em.Emit(Event{Kind: KindToolCall, Tool: &Tool{ID: "t1", Name: "Read", NativeName: "Read"}}, "c1", "call")
 		em.At(Src{Path: "f.jsonl", Line: 2}, nil)
 		em.Emit(Event{Kind: KindToolResult, Result: &Result{ID: "t1", Call: call}}, "r1", "result")
 		if late {

@@ -114,17 +114,33 @@ type Usage struct {
 func (u *Usage) Sum() { u.Total = u.Input + u.CacheRead + u.CacheWrite + u.Output }
 
 // Add adds the token counts of v to u (costs are added when both are set or
-// u has none yet).
+// u has none yet). Sums saturate at the int64 bounds instead of wrapping; a
+// cost sum that is not finite is dropped.
 func (u *Usage) Add(v *Usage) {
-	u.Input += v.Input
-	u.CacheRead += v.CacheRead
-	u.CacheWrite += v.CacheWrite
-	u.CacheWrite1h += v.CacheWrite1h
-	u.Output += v.Output
-	u.Reasoning += v.Reasoning
-	u.Total += v.Total
+	if v == nil {
+		return
+	}
+	u.Input = addCount(u.Input, v.Input)
+	u.CacheRead = addCount(u.CacheRead, v.CacheRead)
+	u.CacheWrite = addCount(u.CacheWrite, v.CacheWrite)
+	u.CacheWrite1h = addCount(u.CacheWrite1h, v.CacheWrite1h)
+	u.Output = addCount(u.Output, v.Output)
+	u.Reasoning = addCount(u.Reasoning, v.Reasoning)
+	u.Total = addCount(u.Total, v.Total)
 	u.CostUSD = addCost(u.CostUSD, v.CostUSD)
 	u.NativeCostUSD = addCost(u.NativeCostUSD, v.NativeCostUSD)
+}
+
+// addCount is a + b, held at the int64 bounds.
+func addCount(a, b int64) int64 {
+	s := a + b
+	switch {
+	case a > 0 && b > 0 && s < 0:
+		return math.MaxInt64
+	case a < 0 && b < 0 && s >= 0:
+		return math.MinInt64
+	}
+	return s
 }
 
 func addCost(a, b *float64) *float64 {
@@ -134,6 +150,9 @@ func addCost(a, b *float64) *float64 {
 	s := *b
 	if a != nil {
 		s = math.Round((s+*a)*1e10) / 1e10 // sums keep no float noise
+	}
+	if math.IsNaN(s) || math.IsInf(s, 0) {
+		return nil
 	}
 	return &s
 }

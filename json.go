@@ -130,11 +130,96 @@ func Decode(rec []byte, v any) error {
 	if err := checkStrings(t); err != nil {
 		return err
 	}
-	msg := err.Error()
-	if i := strings.IndexByte(msg, '\n'); i >= 0 {
-		msg = msg[:i]
+	return &FieldError{Msg: fieldMsg(t, err.Error())}
+}
+
+// fieldMsg explains a decoder type mismatch in one line: which key holds
+// what, and what belongs there ("kind": a number where a string belongs),
+// or the decoder's first line when it cannot tell.
+func fieldMsg(t []byte, msg string) string {
+	first, _, _ := strings.Cut(msg, "\n")
+	var want string
+	var pos int
+	if _, err := fmt.Sscanf(first, "Mismatch type %s with value", &want); err != nil {
+		return first
 	}
-	return &FieldError{Msg: msg}
+	i := strings.Index(msg, "at index ")
+	if i < 0 {
+		return first
+	}
+	if _, err := fmt.Sscanf(msg[i:], "at index %d", &pos); err != nil || pos < 0 || pos >= len(t) {
+		return first
+	}
+	got := jsonKind(t[pos])
+	switch {
+	case want == "string":
+		want = "a string"
+	case strings.HasPrefix(want, "int") || strings.HasPrefix(want, "uint"):
+		want = "an integer"
+	case strings.HasPrefix(want, "float"):
+		want = "a number"
+	case want == "bool":
+		want = "a boolean"
+	case strings.HasPrefix(want, "[]") || strings.HasPrefix(want, "map["):
+		want = "a " + want
+	default:
+		want = "an object"
+	}
+	if got == "number" && (want == "a number" || want == "an integer" && integral(t[pos:])) {
+		return fmt.Sprintf("%s: a number too large", keyBefore(t, pos))
+	}
+	return fmt.Sprintf("%s: %s %s where %s belongs", keyBefore(t, pos), article(got), got, want)
+}
+
+// integral reports whether the JSON number that b starts with has no
+// fraction and no exponent.
+func integral(b []byte) bool {
+	for _, c := range b {
+		switch {
+		case c == '.' || c == 'e' || c == 'E':
+			return false
+		case c != '-' && (c < '0' || c > '9'):
+			return true
+		}
+	}
+	return true
+}
+
+func article(s string) string {
+	if strings.IndexByte("aeiou", s[0]) >= 0 {
+		return "an"
+	}
+	return "a"
+}
+
+// keyBefore is the quoted key of the value at pos, or "byte N" when the
+// value is not an object member (an array element).
+func keyBefore(t []byte, pos int) string {
+	j := pos - 1
+	for j >= 0 && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n' || t[j] == '\r') {
+		j--
+	}
+	if j < 1 || t[j] != ':' {
+		return fmt.Sprintf("byte %d", pos)
+	}
+	j--
+	for j >= 0 && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n' || t[j] == '\r') {
+		j--
+	}
+	if j < 1 || t[j] != '"' {
+		return fmt.Sprintf("byte %d", pos)
+	}
+	end := j
+	for j--; j >= 0; j-- {
+		if t[j] == '"' && (j == 0 || t[j-1] != '\\') {
+			key := string(t[j : end+1])
+			if len(key) > 66 {
+				key = key[:64] + "…\""
+			}
+			return ValidText(key)
+		}
+	}
+	return fmt.Sprintf("byte %d", pos)
 }
 
 // maxDepth is how deep the JSON decoder nests.
@@ -180,6 +265,8 @@ func jsonKind(c byte) string {
 	switch c {
 	case '[':
 		return "array"
+	case '{':
+		return "object"
 	case '"':
 		return "string"
 	case 't', 'f':

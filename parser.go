@@ -35,14 +35,18 @@ type Diag struct {
 	IO   bool // an input that could not be read (exit 1 at the end)
 }
 
+// String is the diagnostic as one printable line: file names and text are
+// passed through Printable, so that a name or a record holding a line end
+// or an escape sequence cannot break the line or reach the terminal raw.
 func (d Diag) String() string {
+	path, text := Printable(d.Src.Path), Printable(d.Text)
 	switch {
 	case d.Src.Line > 0:
-		return fmt.Sprintf("%s:%d: %s", d.Src.Path, d.Src.Line, d.Text)
+		return fmt.Sprintf("%s:%d: %s", path, d.Src.Line, text)
 	case d.Src.Ptr != "":
-		return fmt.Sprintf("%s:%s: %s", d.Src.Path, d.Src.Ptr, d.Text)
+		return fmt.Sprintf("%s:%s: %s", path, Printable(d.Src.Ptr), text)
 	}
-	return fmt.Sprintf("%s: %s", d.Src.Path, d.Text)
+	return fmt.Sprintf("%s: %s", path, text)
 }
 
 // maxPending bounds the events held back while no session id is known
@@ -73,6 +77,8 @@ type Emitter struct {
 	sessions map[string]*session
 	cur      *session
 	fallback string
+	path     string // the last src.path given to At, and its PathText
+	pathText string
 	src      Src
 	raw      Raw
 	out      []Event
@@ -88,10 +94,14 @@ func NewEmitter(provider, format string, opts Options) *Emitter {
 }
 
 // At sets the record the next events come from.
+//
+// A file name that is not valid UTF-8 is made so with PathText, here where
+// every parsed event gets its src.path, so that every filter names the file
+// alike and writes valid JSON.
 func (e *Emitter) At(src Src, raw Raw) {
-	e.src, e.raw = src, raw
+	e.src, e.raw = e.validPath(src), raw
 	if e.fallback == "" {
-		e.fallback = FallbackSession(src.Path)
+		e.fallback = FallbackSession(e.src.Path)
 	}
 }
 
@@ -100,7 +110,17 @@ func (e *Emitter) Src() Src { return e.src }
 
 // SetSrc changes the source of the events that follow (document formats set
 // a JSON pointer per record) and the raw record kept with --raw.
-func (e *Emitter) SetSrc(src Src, raw Raw) { e.src, e.raw = src, raw }
+func (e *Emitter) SetSrc(src Src, raw Raw) { e.src, e.raw = e.validPath(src), raw }
+
+// validPath returns src with its path made valid UTF-8 (PathText), the last
+// path's text kept for the records that follow.
+func (e *Emitter) validPath(src Src) Src {
+	if src.Path != e.path {
+		e.path, e.pathText = src.Path, PathText(src.Path)
+	}
+	src.Path = e.pathText
+	return src
+}
 
 // Line is the text of the current record.
 func (e *Emitter) Line() Raw { return e.raw }
@@ -159,6 +179,9 @@ func (e *Emitter) Emit(ev Event, key, suffix string) string {
 	if (e.Opts.Raw || ev.Kind == KindUnknown) && ev.Kind != KindError {
 		ev.Raw = e.raw
 	}
+	if ev.Kind != KindError {
+		e.check(&ev)
+	}
 	s := e.cur
 	if ev.NativeSession != "" {
 		s = e.session(ev.NativeSession)
@@ -172,6 +195,47 @@ func (e *Emitter) Emit(ev Event, key, suffix string) string {
 		return refPrefix + key + "\x00" + suffix
 	}
 	return e.finish(s, ev, key, suffix)
+}
+
+// check holds a parser's event to the rules of agt.event/1 input
+// (CheckPayload), so that what agt-parse writes is what every filter reads:
+// a cost that is not a finite number in range is dropped with a warning; an
+// event whose payload does not fit its kind (a token count out of range, a
+// tool call without its tool) becomes an error event on its record, with
+// the same id, keeping the record's text.
+func (e *Emitter) check(ev *Event) {
+	if u := ev.Usage; u != nil {
+		for _, c := range [...]struct {
+			name string
+			p    **float64
+		}{{"cost_usd", &u.CostUSD}, {"native_cost_usd", &u.NativeCostUSD}} {
+			if *c.p != nil && !GoodCost(**c.p) {
+				e.diags = append(e.diags, Diag{Src: e.src, Text: fmt.Sprintf("usage.%s %v is not a number in 0…2^53: left out", c.name, **c.p)})
+				*c.p = nil
+			}
+		}
+	}
+	err := CheckPayload(ev)
+	if err == nil {
+		return
+	}
+	bad := e.errorEvent(err.Error())
+	bad.NativeSession, bad.Stream, bad.TS, bad.Src = ev.NativeSession, ev.Stream, ev.TS, ev.Src
+	*ev = bad
+}
+
+// errorEvent is the error event of the current record, with its diagnostic.
+func (e *Emitter) errorEvent(msg string) Event {
+	if msg == "" {
+		msg = "error"
+	}
+	text := e.raw
+	if len(text) > MaxLineText {
+		msg += fmt.Sprintf(" (line text cut to %d of %d bytes)", MaxLineText, len(text))
+		text = text[:MaxLineText]
+	}
+	e.diags = append(e.diags, Diag{Src: e.src, Text: msg, Data: true})
+	return Event{Kind: KindError, Error: &Error{Message: msg, LineText: ValidText(string(text))}}
 }
 
 // Count is the number of events emitted so far, for parsers that make sure
@@ -239,14 +303,7 @@ const MaxLineText = 1 << 20
 // Errorf records a data error on the current record: an error event that
 // keeps the record's text, and a diagnostic.
 func (e *Emitter) Errorf(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	text := e.raw
-	if len(text) > MaxLineText {
-		msg += fmt.Sprintf(" (line text cut to %d of %d bytes)", MaxLineText, len(text))
-		text = text[:MaxLineText]
-	}
-	e.Emit(Event{Kind: KindError, Error: &Error{Message: msg, LineText: ValidText(string(text))}}, "", "error")
-	e.diags = append(e.diags, Diag{Src: e.src, Text: msg, Data: true})
+	e.Emit(e.errorEvent(fmt.Sprintf(format, args...)), "", "error")
 }
 
 // Unknown emits the current record as an unknown event (raw always kept).

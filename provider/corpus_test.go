@@ -120,8 +120,8 @@ func checkEvents(t *testing.T, path, prov string, evs []agt.Event, st provider.S
 	kinds := map[string]int{}
 	for _, ev := range evs {
 		kinds[ev.Kind]++
-		if ev.Schema != agt.Schema || ev.ID == "" || ev.Session == "" {
-			t.Fatalf("bad envelope: %+v", ev)
+		if err := agt.CheckEvent(&ev); err != nil {
+			t.Fatalf("event at %v fails the agt.event/1 check: %v", ev.Src, err)
 		}
 		if ev.Provider != prov {
 			t.Fatalf("provider %q, want %q (src %v)", ev.Provider, prov, ev.Src)

@@ -3,6 +3,7 @@ package provider
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/agt-project/agt"
 )
@@ -25,6 +26,8 @@ func isEvents(h agt.Head) bool {
 // events reads agt.event/1 lines.
 type events struct{}
 
+// Decode reads one event and checks it (agt.CheckEvent): a line that is
+// not a usable event is an error event naming the line, never passed on.
 func (events) Decode(rec []byte) (any, error) {
 	ev := &agt.Event{}
 	if err := agt.Decode(rec, ev); err != nil {
@@ -35,7 +38,14 @@ func (events) Decode(rec []byte) (any, error) {
 		return nil, err
 	}
 	if ev.Schema != agt.Schema {
-		return nil, fmt.Errorf("not an agt.event/1 line (schema %q)", ev.Schema)
+		schema := ev.Schema
+		if len(schema) > 64 {
+			schema = strings.ToValidUTF8(schema[:64], "") + "…"
+		}
+		return nil, fmt.Errorf("not an agt.event/1 line (schema %q)", schema)
+	}
+	if err := agt.CheckEvent(ev); err != nil {
+		return nil, fmt.Errorf("not a valid agt.event/1 line: %v", err)
 	}
 	ev.Orig = rec
 	return ev, nil

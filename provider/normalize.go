@@ -39,10 +39,14 @@ func (n *Normalizer) Event(ev *agt.Event) string {
 			return fmt.Sprintf("agt: no price for model %q: its usage has no cost_usd", ev.Model)
 		}
 		cost = math.Round(cost*1e10) / 1e10 // no float noise past a ten-billionth of a dollar
-		ev.Usage.CostUSD = &cost
-		if ev.Usage.ContextWindow == 0 {
+		if ev.Usage.ContextWindow == 0 && window > 0 && window <= agt.MaxCount {
 			ev.Usage.ContextWindow = window
 		}
+		if !agt.GoodCost(cost) { // a price table with huge or negative rates
+			ev.Usage.CostUSD = nil
+			return fmt.Sprintf("agt: the cost of model %q's usage is not a number in 0…2^53 dollars: it has no cost_usd", ev.Model)
+		}
+		ev.Usage.CostUSD = &cost
 	}
 	return ""
 }

@@ -121,7 +121,7 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 	g.Go(func(ctx context.Context) error {
 		defer close(read)
 		for _, u := range Units(inputs) {
-			if cfg.Skip != nil && cfg.Skip(UnitKey(u.files[0].Path), u.files) {
+			if cfg.Skip != nil && cfg.Skip(UnitKey(agt.PathText(u.files[0].Path)), u.files) { // the unit as events name it (src.path)
 				skipped.Add(1)
 				continue
 			}

@@ -212,6 +212,9 @@ func (b *builder) add(ev *agt.Event) {
 		b.bySrc[ev.Src] = msgRef{c, c.open}
 		b.model(c, ev.Model)
 	case agt.KindToolCall:
+		if ev.Tool == nil { // never from input (events are checked); an in-process event
+			return
+		}
 		m := c.assistant(b, ev, false)
 		t := ev.Tool
 		ts := b.mem.str(ts)
@@ -282,6 +285,9 @@ func (b *builder) model(c *conv, m string) {
 
 func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 	r := ev.Result
+	if r == nil {
+		return
+	}
 	ref, ok := b.calls[r.Call]
 	if !ok && r.ID != "" {
 		ref, ok = b.native[ev.Stream+"\x00"+r.ID]
@@ -315,6 +321,9 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 
 func (b *builder) usage(c *conv, ev *agt.Event) {
 	u := ev.Usage
+	if u == nil {
+		return
+	}
 	c.usage.Add(u)
 	b.model(c, ev.Model)
 	if u.Scope != agt.ScopeCall {

@@ -49,16 +49,16 @@ func (s *Summary) Event(ev *agt.Event) error {
 	if !ok {
 		return nil
 	}
-	ts := ev.TS
-	if ts == "" {
-		ts = strings.Repeat(" ", 23) + "-"
+	ts := strings.Repeat(" ", 23) + "-"
+	if ev.TS != "" {
+		ts = agt.Printable(cut(oneLine(ev.TS), 40))
 	}
 	var body string
-	switch ev.Kind {
-	case agt.KindToolCall:
+	switch {
+	case ev.Kind == agt.KindToolCall && ev.Tool != nil:
 		s.names[ev.ID] = ev.Tool.Name
 		body = ev.Tool.Name + "  " + inputSummary(ev.Tool.Input)
-	case agt.KindToolResult:
+	case ev.Kind == agt.KindToolResult && ev.Result != nil:
 		r := ev.Result
 		status := StatusOK
 		if r.IsError {
@@ -72,12 +72,14 @@ func (s *Summary) Event(ev *agt.Event) error {
 			name = r.ID
 		}
 		body = name + "  " + status + "  " + oneLine(r.Output.Str())
-	case agt.KindError:
-		body = ev.Error.Message
-	case agt.KindUnknown:
+	case ev.Kind == agt.KindError && ev.Error != nil:
+		body = oneLine(ev.Error.Message)
+	case ev.Kind == agt.KindUnknown:
 		if ev.Meta != nil {
-			body = ev.Meta.Type
+			body = oneLine(ev.Meta.Type)
 		}
+	case ev.Kind == agt.KindToolCall, ev.Kind == agt.KindToolResult, ev.Kind == agt.KindError:
+		// no payload (an event made in-process): the label says enough
 	default:
 		body = oneLine(ev.Text.Str())
 	}
@@ -87,9 +89,11 @@ func (s *Summary) Event(ev *agt.Event) error {
 	}
 	stream := ""
 	if ev.Stream != agt.StreamMain && ev.Stream != "" {
-		stream = "[" + ev.Stream + "] "
+		stream = "[" + oneLine(ev.Stream) + "] "
 	}
-	_, err := fmt.Fprintf(s.w, "%s %s %s%s\n", ts, label, stream, cut(body, width))
+	// everything but the label comes from the log: escaped, so that no
+	// control character or escape sequence reaches a terminal
+	_, err := fmt.Fprintf(s.w, "%s %s %s\n", ts, label, agt.Printable(stream+cut(body, width)))
 	return err
 }
 
@@ -114,7 +118,8 @@ func inputSummary(in agt.Raw) string {
 	return oneLine(string(in))
 }
 
-// oneLine folds white space runs, line ends included, into one space.
+// oneLine folds white space runs, line ends included, into one space
+// (other control characters are left to agt.Printable).
 func oneLine(s string) string {
 	if len(s) > 4*width {
 		s = strings.ToValidUTF8(s[:4*width], "")

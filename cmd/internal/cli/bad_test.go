@@ -53,11 +53,14 @@ import (
 //	outside: out                                  (the run wrote nothing but under out/)
 //	notstderr: no provider recognises this input  (a substring stderr lacks; may repeat)
 //	stable                                        (a second run writes the same stdout)
+//	text                                          (stdout is text lines, not JSON)
+//	noesc                                         (no control character in stdout or
+//	                                               stderr but \n: C0, DEL, C1, bidi)
 //	-- in.jsonl --                                (a name may hold folders: logs/a.jsonl)
 //	…
 //
-// Every case also checks that each stdout line is JSON and that the run did
-// not panic.
+// Every case also checks that each stdout line is JSON (unless text) and
+// that the run did not panic.
 func TestBadInput(t *testing.T) {
 	cases, _ := filepath.Glob(filepath.Join(providertest.RepoRoot(t), "testdata", "bad", "*.case"))
 	if len(cases) < 20 {
@@ -165,7 +168,7 @@ func runBadCase(t *testing.T, file string) {
 	kinds := map[string]int{}
 	srcs := map[string]map[int64]bool{}
 	for _, l := range lines {
-		if !json.Valid(l) {
+		if _, text := want["text"]; !text && !json.Valid(l) {
 			t.Fatalf("stdout line is not JSON: %.300q", l)
 		}
 		var ev agt.Event
@@ -265,6 +268,16 @@ func runBadCase(t *testing.T, file string) {
 		Run(context.Background(), app(IO{In: bytes.NewReader(stdin), Out: &again, Err: io.Discard}), args)
 		if !bytes.Equal(again.Bytes(), out.Bytes()) {
 			t.Errorf("a second run writes another stdout")
+		}
+	}
+	if _, ok := want["noesc"]; ok { // nothing from the input reaches a terminal raw
+		for name, b := range map[string]string{"stdout": out.String(), "stderr": stderr} {
+			for i, r := range b {
+				if (r < 0x20 && r != '\n') || (r >= 0x7f && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+					t.Errorf("%s has control character %U at byte %d: %.300q", name, r, i, b)
+					break
+				}
+			}
 		}
 	}
 }
@@ -571,6 +584,22 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 		}
 		defer db.Close()
 		if _, err := db.Exec(`CREATE TABLE notes(id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes(text) VALUES ('hello')`); err != nil {
+			t.Fatal(err)
+		}
+	},
+	// oddnames DIR: Claude Code logs named with a line end and an escape
+	// sequence ("new\nline\x1b[2J.jsonl") and with bytes that are not UTF-8
+	// ("bad\xff\xfe.jsonl"), each an ordinary line then one that is not JSON
+	"oddnames": func(t *testing.T, dir string, args ...string) {
+		d := filepath.Join(dir, args[0])
+		os.MkdirAll(d, 0o755)
+		for _, name := range []string{"new\nline\x1b[2J.jsonl", "bad\xff\xfe.jsonl"} {
+			write(t, d, name, []byte(claudeLine+"\nnot json\n"))
+		}
+	},
+	// dir NAME: an empty folder (an output folder inside the case's)
+	"dir": func(t *testing.T, dir string, args ...string) {
+		if err := os.MkdirAll(filepath.Join(dir, args[0]), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	},

@@ -83,12 +83,12 @@ func Run(ctx context.Context, app *cli.App, args []string) int {
 	}
 	var u usageError
 	if errors.As(err, &u) {
-		fmt.Fprintf(app.ErrWriter, "%s: %v\nRun '%s --help' for usage.\n", app.Name, u.error, app.Name)
+		fmt.Fprintf(app.ErrWriter, "%s: %s\nRun '%s --help' for usage.\n", app.Name, agt.Printable(u.error.Error()), app.Name)
 		return ExitUsage
 	}
 	var f failure
 	if !errors.As(err, &f) {
-		fmt.Fprintf(app.ErrWriter, "%s: %v\n", app.Name, err)
+		fmt.Fprintf(app.ErrWriter, "%s: %s\n", app.Name, agt.Printable(err.Error()))
 	}
 	return ExitFailure
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/stage"
 	"github.com/urfave/cli/v2"
@@ -25,7 +26,7 @@ func expand(c *cli.Context, io IO, cfg provider.Config) ([]stage.Input, bool) {
 			failed = true
 		}
 		if !cfg.Quiet || (refused && cfg.Strict) {
-			fmt.Fprintf(io.Err, "%s: %v\n", c.App.Name, e)
+			fmt.Fprintf(io.Err, "%s: %s\n", c.App.Name, agt.Printable(e.Error()))
 		}
 	}
 	return inputs, failed
