@@ -79,6 +79,17 @@ func TestWorkersSameTranscripts(t *testing.T) {
 	if len(a) == 0 {
 		t.Fatal("no files written")
 	}
+	// no silent overwrite: -o writes a transcript file for every transcript
+	// line a stdout run prints
+	files := 0
+	for f := range a {
+		if strings.HasSuffix(f, ".transcript.jsonl") {
+			files++
+		}
+	}
+	if lines := bytes.Count(runApp(t, Transcript, nil, "-q", dir), []byte("\n")); files != lines {
+		t.Errorf("-o wrote %d transcript files, stdout has %d transcripts", files, lines)
+	}
 	if len(a) != len(b) {
 		t.Fatalf("%d files with -j 1, %d with -j 8", len(a), len(b))
 	}
