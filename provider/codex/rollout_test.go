@@ -179,6 +179,13 @@ func TestRolloutTools(t *testing.T) {
 		`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell_command","arguments":"{}","call_id":"c7"}}`,
 		`{"timestamp":"t","type":"event_msg","payload":{"type":"exec_command_end","call_id":"c7","aggregated_output":"x","exit_code":5}}`,
 		`{"timestamp":"t","type":"event_msg","payload":{"type":"agent_message","message":"end"}}`,
+		// 22: id-less searches that no end event follows: failed, completed, still searching
+		`{"timestamp":"t","type":"response_item","payload":{"type":"web_search_call","status":"failed","action":{"type":"search","query":"zig"}}}`,
+		`{"timestamp":"t","type":"response_item","payload":{"type":"web_search_call","status":"completed","action":{"type":"search","query":"odin"}}}`,
+		`{"timestamp":"t","type":"response_item","payload":{"type":"web_search_call","status":"in_progress","action":{"type":"search","query":"hare"}}}`,
+		// 25: a search whose end names it by another id (0.146): one call, the end's results
+		`{"timestamp":"t","type":"response_item","payload":{"type":"web_search_call","id":"ws-9","status":"completed","action":{"type":"search","query":"nim"}}}`,
+		`{"timestamp":"t","type":"event_msg","payload":{"type":"web_search_end","call_id":"call-9","query":"nim","results":[{"title":"Nim"}]}}`,
 	))
 	checkLinks(t, evs)
 	calls := map[string]*agt.Tool{}
@@ -236,18 +243,51 @@ func TestRolloutTools(t *testing.T) {
 	if src["c7"] != 20 {
 		t.Errorf("result of c7 from line %d, want the end event's line 20", src["c7"])
 	}
-	if n := count(evs, agt.KindToolCall); n != 10 {
-		t.Errorf("%d calls, want 10", n)
+	if n := count(evs, agt.KindToolCall); n != 14 {
+		t.Errorf("%d calls, want 14", n)
 	}
-	// the id-less search of line 15 gets the result of line 16
-	var rust *agt.Event
-	for i, ev := range evs {
-		if ev.Kind == agt.KindToolCall && ev.Src.Line == 15 {
-			rust = &evs[i]
+	// id-less searches get an id derived from their line; the one of line
+	// 15 gets the result of line 16, those of lines 22 and 23 a result from
+	// their own status, the one still searching none
+	byLine := map[int64]*agt.Tool{}
+	for _, ev := range evs {
+		if ev.Kind == agt.KindToolCall {
+			byLine[ev.Src.Line] = ev.Tool
 		}
 	}
-	if r := results[""]; rust == nil || r == nil || r.Call != rust.ID {
-		t.Errorf("id-less search not paired: %+v", r)
+	for _, c := range []struct {
+		line    int64
+		out     string // "" no result
+		isError bool
+		from    int64
+	}{
+		{15, "null", false, 16},
+		{22, `{"status":"failed"}`, true, 22},
+		{23, `{"status":"completed"}`, false, 23},
+		{24, "", false, 0},
+		{25, `[{"title":"Nim"}]`, false, 26},
+	} {
+		tool := byLine[c.line]
+		if tool == nil || !strings.HasPrefix(tool.ID, "ws") || len(tool.ID) < 4 {
+			t.Errorf("line %d: call %+v", c.line, tool)
+			continue
+		}
+		r := results[tool.ID]
+		switch {
+		case c.out == "" && r != nil:
+			t.Errorf("line %d: a search still running has result %+v", c.line, r)
+		case c.out == "":
+		case r == nil:
+			t.Errorf("line %d (%s): no result", c.line, tool.ID)
+		case string(r.Output) != c.out && !(c.out == "null" && r.Output == nil) || r.IsError != c.isError || src[tool.ID] != c.from:
+			t.Errorf("line %d: result %s error %v from line %d, want %s %v from %d", c.line, r.Output, r.IsError, src[tool.ID], c.out, c.isError, c.from)
+		}
+	}
+	if byLine[22].ID == byLine[23].ID || byLine[25].ID != "ws-9" {
+		t.Errorf("ids %q %q %q", byLine[22].ID, byLine[23].ID, byLine[25].ID)
+	}
+	if results[""] != nil {
+		t.Errorf("a result with an empty id")
 	}
 }
 
