@@ -63,7 +63,9 @@
 //     meta event). A thread's first total counts from the file's latest
 //     total when it is not smaller (a fork's counter is seeded from its
 //     parent's), otherwise from zero; a total smaller than the previous one
-//     is a meta event that resets the baseline. input = input_tokens −
+//     is a counter that started again from zero (after /compact, in a
+//     resumed session): it counts in full and becomes the new baseline (a
+//     meta event when it is zero). input = input_tokens −
 //     cached_input_tokens − cache_write_input_tokens (OpenAI's input_tokens
 //     includes both, so total equals Codex's total_tokens), cache_read =
 //     cached_input_tokens, cache_write = cache_write_input_tokens, output =
