@@ -58,6 +58,19 @@ func (n *Normalizer) Event(ev *agt.Event) string {
 	return ""
 }
 
+// Window is the context window of model from the price table, for a session
+// whose usage events name none (it has no usage, or its model spoke no
+// usage); 0 when unknown.
+func (n *Normalizer) Window(model string) int64 {
+	if n.Prices == nil || model == "" {
+		return 0
+	}
+	if w := n.Prices.Window(model); w > 0 && w <= agt.MaxCount {
+		return w
+	}
+	return 0
+}
+
 // native is a copy of the cost the agent logged for u, or nil.
 func native(u *agt.Usage) *float64 {
 	if u.NativeCostUSD == nil {

@@ -60,3 +60,19 @@ func fmtp(p *float64) any {
 	}
 	return *p
 }
+
+func TestNormalizerWindow(t *testing.T) {
+	n := &provider.Normalizer{Prices: price.Default()}
+	for model, want := range map[string]int64{
+		"claude-opus-4-6": 200000, "claude-opus-4-6[1m]": 1000000, "claude-sonnet-4.6": 200000,
+		"claude-opus-4-5-20251101": 200000, "gemini-2.5-pro": 1048576, "gpt-5.3-codex-spark": 272000,
+		"no-such-model-7": 0, "": 0,
+	} {
+		if got := n.Window(model); got != want {
+			t.Errorf("Window(%q) = %d, want %d", model, got, want)
+		}
+	}
+	if got := (&provider.Normalizer{}).Window("claude-opus-4-6"); got != 0 {
+		t.Errorf("no price table: window %d", got)
+	}
+}

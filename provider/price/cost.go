@@ -31,6 +31,18 @@ func (t *Table) CostSpeed(model string, u *agt.Usage, speed string) (cost float6
 	return r.cost(u, speed), r.window(id, model, u), true
 }
 
+// Window is the context window of model in a session whose usage tells
+// nothing of its prompts (it has none, or only run totals): the table's
+// window, Claude's smaller one unless the id asks for "[1m]". 0 when the
+// model is not in the table or the table gives no window.
+func (t *Table) Window(model string) int64 {
+	id, ok := t.Match(model)
+	if !ok {
+		return 0
+	}
+	return t.models[id].window(id, model, &agt.Usage{Scope: agt.ScopeRun})
+}
+
 // StandardWindow is the context window Claude models are sold with unless a
 // session asks for their larger one (Claude Code's "[1m]" models, the
 // context-1m beta).

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/price"
 	"github.com/urfave/cli/v2"
@@ -17,7 +16,7 @@ func normalizeFlags() []cli.Flag {
 }
 
 // normalizer builds the normalize transform from the flags.
-func normalizer(c *cli.Context, _ IO) (func(*agt.Event) string, error) {
+func normalizer(c *cli.Context, _ IO) (*provider.Normalizer, error) {
 	n := &provider.Normalizer{To: c.String("to"), Prices: price.Default()}
 	if n.To != "" && provider.Lookup(n.To) == nil {
 		return nil, Usagef("--to %q: want one of claude, codex, gemini, copilot, pi, opencode", n.To)
@@ -29,7 +28,7 @@ func normalizer(c *cli.Context, _ IO) (func(*agt.Event) string, error) {
 		}
 		n.Prices = t
 	}
-	return n.Event, nil
+	return n, nil
 }
 
 // Normalize is agt-normalize: events (or logs) in, canonical events out.
@@ -57,9 +56,11 @@ Exit status: 0 done, 1 an input could not be read or a data error under
 		if err != nil {
 			return err
 		}
-		if cfg.Transform, err = normalizer(c, io); err != nil {
+		n, err := normalizer(c, io)
+		if err != nil {
 			return err
 		}
+		cfg.Transform = n.Event
 		inputs, failed := expand(c, io, cfg)
 		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
 		return outcome(st, err, failed)
