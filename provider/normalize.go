@@ -30,7 +30,8 @@ func (n *Normalizer) Event(ev *agt.Event) string {
 		}
 	case ev.Kind == agt.KindUsage && ev.Usage != nil && n.Prices != nil:
 		if ev.Model == "" {
-			if ev.Usage.CostUSD == nil {
+			if ev.Usage.CostUSD == nil && ev.Usage.NativeCostUSD != nil {
+				ev.Orig = nil
 				ev.Usage.CostUSD = native(ev.Usage)
 			}
 			return ""

@@ -76,3 +76,18 @@ func TestNormalizerWindow(t *testing.T) {
 		t.Errorf("no price table: window %d", got)
 	}
 }
+
+// TestNormalizeDropsOrig: an event read from agt.event/1 input is written as
+// read (Orig) unless normalizing changed it; taking the agent's cost changes it.
+func TestNormalizeDropsOrig(t *testing.T) {
+	n := &provider.Normalizer{Prices: price.Default()}
+	c := 0.5
+	for _, model := range []string{"", "no-such-model-7"} {
+		ev := usageEvent(model, agt.ScopeRun, 10, 0, 1, &c)
+		ev.Orig = []byte(`{"as":"read"}`)
+		n.Event(ev)
+		if ev.Orig != nil || ev.Usage.CostUSD == nil {
+			t.Errorf("model %q: the agent's cost taken but the line kept as read", model)
+		}
+	}
+}
