@@ -38,7 +38,8 @@ func Normalize(io IO) *cli.App {
 itself) and writes the same events with canonical tool calls (name, kind,
 origin, mcp, input: Read Write Edit Bash Grep Glob LS WebFetch WebSearch Task
 TodoWrite Skill …, mcp__<server>__<tool>), and cost_usd and context_window on
-usage events from an embedded price table. native_name and native_input are
+usage events from an embedded price table (cost_usd is the agent's own figure,
+native_cost_usd, for a model the table does not price). native_name and native_input are
 never changed; normalizing twice changes nothing; every event in is one out.
 
 Examples:
