@@ -30,12 +30,20 @@ func (n *Normalizer) Event(ev *agt.Event) string {
 		}
 	case ev.Kind == agt.KindUsage && ev.Usage != nil && n.Prices != nil:
 		if ev.Model == "" {
+			if ev.Usage.CostUSD == nil && ev.Usage.NativeCostUSD != nil {
+				ev.Orig = nil
+				ev.Usage.CostUSD = native(ev.Usage)
+			}
 			return ""
 		}
 		ev.Orig = nil
 		cost, window, ok := n.Prices.Cost(ev.Model, ev.Usage)
 		if !ok {
-			ev.Usage.CostUSD = nil
+			// no price: the agent's own figure, when it wrote one
+			ev.Usage.CostUSD = native(ev.Usage)
+			if ev.Usage.CostUSD != nil {
+				return ""
+			}
 			return fmt.Sprintf("agt: no price for model %q: its usage has no cost_usd", ev.Model)
 		}
 		cost = math.Round(cost*1e10) / 1e10 // no float noise past a ten-billionth of a dollar
@@ -49,4 +57,26 @@ func (n *Normalizer) Event(ev *agt.Event) string {
 		ev.Usage.CostUSD = &cost
 	}
 	return ""
+}
+
+// Window is the context window of model from the price table, for a session
+// whose usage events name none (it has no usage, or its model spoke no
+// usage); 0 when unknown.
+func (n *Normalizer) Window(model string) int64 {
+	if n.Prices == nil || model == "" {
+		return 0
+	}
+	if w := n.Prices.Window(model); w > 0 && w <= agt.MaxCount {
+		return w
+	}
+	return 0
+}
+
+// native is a copy of the cost the agent logged for u, or nil.
+func native(u *agt.Usage) *float64 {
+	if u.NativeCostUSD == nil {
+		return nil
+	}
+	c := *u.NativeCostUSD
+	return &c
 }

@@ -326,6 +326,9 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 	}
 	c.usage.Add(u)
 	b.model(c, ev.Model)
+	if u.ContextWindow > b.t.ContextWindow { // run totals name their window too
+		b.t.ContextWindow = u.ContextWindow
+	}
 	if u.Scope != agt.ScopeCall {
 		return
 	}
@@ -347,9 +350,6 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 	m.Usage.Add(&mu)
 	if m.Model == "" {
 		m.Model = b.name(ev.Model)
-	}
-	if u.ContextWindow > b.t.ContextWindow {
-		b.t.ContextWindow = u.ContextWindow
 	}
 }
 
@@ -390,12 +390,13 @@ func (b *builder) transcript() *Transcript {
 		}
 		sub := Subagent{
 			Stream: name, Model: top(c.models, nil), StartedAt: c.first, EndedAt: c.last,
-			Messages: c.msgs, Usage: c.usage, CostUSD: c.usage.CostUSD, Counts: c.counts,
+			Messages: c.msgs, Usage: c.usage, CostUSD: c.usage.CostUSD, NativeCostUSD: c.usage.NativeCostUSD, Counts: c.counts,
 		}
-		sub.Usage.Scope, sub.Usage.CostUSD = ScopeSession, nil
+		sub.Usage.Scope, sub.Usage.CostUSD, sub.Usage.NativeCostUSD = ScopeSession, nil, nil
 		t.Subagents = append(t.Subagents, sub)
 	}
 	t.CostUSD, t.Usage.CostUSD = t.Usage.CostUSD, nil
+	t.NativeCostUSD, t.Usage.NativeCostUSD = t.Usage.NativeCostUSD, nil
 	return t
 }
 

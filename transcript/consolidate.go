@@ -22,6 +22,10 @@ type Flush func(unit string, t *Transcript, events []agt.Event) error
 // the order of the input, so a copy has both again. (A parser may give the
 // updates of one record the same id, with later seq numbers: those count.)
 type Consolidator struct {
+	// Window, when set, gives the context window of a session's model when
+	// none of its usage events names one (a session without usage).
+	Window func(model string) int64
+
 	unitKey  func(path string) string
 	keep     bool
 	flush    Flush
@@ -86,7 +90,11 @@ func (c *Consolidator) finish() error {
 	c.order, c.sessions, c.seen = nil, map[string]*builder{}, map[string]map[uint64]struct{}{}
 	for _, b := range order {
 		c.count++
-		if err := c.flush(c.unit, b.transcript(), b.events); err != nil {
+		t := b.transcript()
+		if t.ContextWindow == 0 && t.Model != "" && c.Window != nil {
+			t.ContextWindow = c.Window(t.Model)
+		}
+		if err := c.flush(c.unit, t, b.events); err != nil {
 			return err
 		}
 	}

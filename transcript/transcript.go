@@ -47,6 +47,7 @@ type Transcript struct {
 	Messages      []Message  `json:"messages"`
 	Usage         agt.Usage  `json:"usage"`
 	CostUSD       *float64   `json:"cost_usd,omitempty"`
+	NativeCostUSD *float64   `json:"native_cost_usd,omitempty"` // the agent's own figure
 	ContextWindow int64      `json:"context_window,omitempty"`
 	Subagents     []Subagent `json:"subagents"`
 	Counts        Counts     `json:"counts"`
@@ -82,14 +83,15 @@ type ToolCall struct {
 
 // Subagent is a subagent's or sidechain's own conversation within a session.
 type Subagent struct {
-	Stream    string    `json:"stream"`
-	Model     string    `json:"model,omitempty"`
-	StartedAt string    `json:"started_at,omitempty"`
-	EndedAt   string    `json:"ended_at,omitempty"`
-	Messages  []Message `json:"messages"`
-	Usage     agt.Usage `json:"usage"`
-	CostUSD   *float64  `json:"cost_usd,omitempty"`
-	Counts    Counts    `json:"counts"`
+	Stream        string    `json:"stream"`
+	Model         string    `json:"model,omitempty"`
+	StartedAt     string    `json:"started_at,omitempty"`
+	EndedAt       string    `json:"ended_at,omitempty"`
+	Messages      []Message `json:"messages"`
+	Usage         agt.Usage `json:"usage"`
+	CostUSD       *float64  `json:"cost_usd,omitempty"`
+	NativeCostUSD *float64  `json:"native_cost_usd,omitempty"` // the agent's own figure
+	Counts        Counts    `json:"counts"`
 }
 
 // Counts sums up a conversation.

@@ -1,6 +1,8 @@
 package claude
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"strconv"
 	"strings"
 
@@ -212,6 +214,8 @@ func (c *ctx) assistant() {
 			e.Tool = &agt.Tool{ID: b.ID, Name: b.Name, NativeName: b.Name, Input: agt.Raw(b.Input), NativeInput: agt.Raw(b.Input)}
 			if b.ID != "" {
 				suffix = "tool:" + b.ID
+			} else { // a block without an id: one derived from its line and place
+				e.Tool.ID = lineToolID(c.em.Line(), i)
 			}
 			id := c.emit(e, suffix)
 			if b.ID != "" {
@@ -360,4 +364,12 @@ func itoa(i int) string {
 		return string(rune('0' + i))
 	}
 	return strconv.Itoa(i)
+}
+
+// lineToolID is the tool id of the block-th block of a line when the block
+// has none: "toolu_" and 16 hex digits of the SHA-256 of the line, then the
+// block's index, the same in every copy of the file.
+func lineToolID(line agt.Raw, block int) string {
+	sum := sha256.Sum256(line)
+	return "toolu_" + hex.EncodeToString(sum[:8]) + "_" + strconv.Itoa(block)
 }

@@ -48,6 +48,12 @@
 //     (a user shell command, a server-side search), the end event yields both
 //     the call and the result. MCP calls named by an end event or an exec
 //     item are called mcp__<server>__<tool>.
+//   - A web_search_call has no output item and often no id. It pairs with
+//     the web_search_end of its id or, failing that, of its query (0.146
+//     names the two with different ids); when no end event comes, a search
+//     the item reports completed or failed gets a result {"status": …} from
+//     the item when the file ends (failed is an error). An item without an id
+//     is given "ws_" and 16 hex digits of the SHA-256 of its line.
 //   - Errors the agent reports (event_msg error/stream_error/warning, exec
 //     error lines and turn.failed, exec error items) are system events; the
 //     error kind is kept for input that cannot be read.
@@ -57,7 +63,9 @@
 //     meta event). A thread's first total counts from the file's latest
 //     total when it is not smaller (a fork's counter is seeded from its
 //     parent's), otherwise from zero; a total smaller than the previous one
-//     is a meta event that resets the baseline. input = input_tokens −
+//     is a counter that started again from zero (after /compact, in a
+//     resumed session): it counts in full and becomes the new baseline (a
+//     meta event when it is zero). input = input_tokens −
 //     cached_input_tokens − cache_write_input_tokens (OpenAI's input_tokens
 //     includes both, so total equals Codex's total_tokens), cache_read =
 //     cached_input_tokens, cache_write = cache_write_input_tokens, output =

@@ -231,7 +231,9 @@ func (c *conv) webSearchEnd(em *agt.Emitter, it *item) {
 		st = c.calls[it.CallID]
 	}
 	if st == nil {
-		st = pop(c.web, "call\x00"+q) // an id-less web_search_call
+		st = popOpen(c.web, "call\x00"+q) // a web_search_call of another id, or none
+	} else {
+		remove(c.web, "call\x00"+q, st)
 	}
 	switch {
 	case st != nil && st.done:

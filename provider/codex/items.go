@@ -2,6 +2,8 @@ package codex
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 
 	"github.com/agt-project/agt"
 )
@@ -143,20 +145,66 @@ func webQuery(action agt.Raw) string {
 
 // webSearchCall is a server-side search. Its web_search_end, when there is
 // one, may come before it (then the end event yielded the call and this is
-// a meta event) or after it.
+// a meta event) or after it (then the end's results are the call's output).
+// The item has no output of its own: a search the item reports finished
+// (status completed or failed) gets its result from the item when no end
+// event comes before the file ends. An item without an id gets one derived
+// from its line ("ws_" and a hash), the same in every copy of the file.
 func (c *conv) webSearchCall(em *agt.Emitter, it *item) {
 	q := it.query
 	if it.ID != "" && c.calls[it.ID] != nil {
+		remove(c.web, "end\x00"+q, c.calls[it.ID])
 		c.itemMeta(em, it)
 		return
 	}
-	if it.ID == "" && pop(c.web, "end\x00"+q) != nil {
+	if pop(c.web, "end\x00"+q) != nil {
 		c.itemMeta(em, it)
 		return
 	}
-	st := c.call(em, it.ID, "web_search", it.in)
-	if it.ID == "" {
-		c.web["call\x00"+q] = append(c.web["call\x00"+q], st)
+	id := it.ID
+	if id == "" {
+		id = lineID("ws_", em.Line())
+	}
+	st := c.call(em, id, "web_search", it.in)
+	c.web["call\x00"+q] = append(c.web["call\x00"+q], st)
+	status := str(it.Status)
+	if status == "completed" || status == "failed" {
+		r := agt.Result{Output: object("status", status), IsError: status == "failed"}
+		st.end = &endInfo{res: r, src: em.Src(), raw: em.Line(), ts: c.ts}
+		c.ends = append(c.ends, st)
+	}
+}
+
+// lineID is a tool id for a record that has none: prefix and the first 16
+// hex digits of the SHA-256 of its line.
+func lineID(prefix string, line agt.Raw) string {
+	sum := sha256.Sum256(line)
+	return prefix + hex.EncodeToString(sum[:8])
+}
+
+// remove drops st from the calls waiting under key.
+func remove(m map[string][]*callState, key string, st *callState) {
+	l := m[key]
+	for i, v := range l {
+		if v == st {
+			l = append(l[:i:i], l[i+1:]...)
+			break
+		}
+	}
+	if len(l) == 0 {
+		delete(m, key)
+	} else {
+		m[key] = l
+	}
+}
+
+// popOpen takes the oldest call waiting under key that has no result yet.
+func popOpen(m map[string][]*callState, key string) *callState {
+	for {
+		st := pop(m, key)
+		if st == nil || !st.done {
+			return st
+		}
 	}
 }
 

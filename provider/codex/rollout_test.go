@@ -1,6 +1,7 @@
 package codex_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -53,9 +54,12 @@ func TestRolloutUsage(t *testing.T) {
 		{"other thread counts from zero", []string{
 			meta("a", ""), tokenCount(1000, 0, 100, 0), meta("b", ""), tokenCount(500, 0, 50, 0), meta("a", ""), tokenCount(1100, 0, 110, 0),
 		}, agt.Usage{Input: 1600, Output: 160, Total: 1760}, 3},
-		{"smaller total resets the baseline", []string{
+		{"smaller total: a counter started again, counted in full", []string{
 			meta("a", ""), tokenCount(1000, 0, 100, 0), tokenCount(10, 0, 1, 0), tokenCount(20, 0, 2, 0),
-		}, agt.Usage{Input: 1010, Output: 101, Total: 1111}, 2},
+		}, agt.Usage{Input: 1020, Output: 102, Total: 1122}, 3},
+		{"a counter reset to zero gives no event", []string{
+			meta("a", ""), tokenCount(1000, 0, 100, 0), tokenCount(0, 0, 0, 0), tokenCount(20, 0, 2, 0),
+		}, agt.Usage{Input: 1020, Output: 102, Total: 1122}, 2},
 		{"cache writes", []string{
 			meta("a", ""),
 			`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":100,"cached_input_tokens":30,"cache_write_input_tokens":20,"output_tokens":7,"reasoning_output_tokens":2,"total_tokens":107}}}}`,
@@ -179,6 +183,13 @@ func TestRolloutTools(t *testing.T) {
 		`{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell_command","arguments":"{}","call_id":"c7"}}`,
 		`{"timestamp":"t","type":"event_msg","payload":{"type":"exec_command_end","call_id":"c7","aggregated_output":"x","exit_code":5}}`,
 		`{"timestamp":"t","type":"event_msg","payload":{"type":"agent_message","message":"end"}}`,
+		// 22: id-less searches that no end event follows: failed, completed, still searching
+		`{"timestamp":"t","type":"response_item","payload":{"type":"web_search_call","status":"failed","action":{"type":"search","query":"zig"}}}`,
+		`{"timestamp":"t","type":"response_item","payload":{"type":"web_search_call","status":"completed","action":{"type":"search","query":"odin"}}}`,
+		`{"timestamp":"t","type":"response_item","payload":{"type":"web_search_call","status":"in_progress","action":{"type":"search","query":"hare"}}}`,
+		// 25: a search whose end names it by another id (0.146): one call, the end's results
+		`{"timestamp":"t","type":"response_item","payload":{"type":"web_search_call","id":"ws-9","status":"completed","action":{"type":"search","query":"nim"}}}`,
+		`{"timestamp":"t","type":"event_msg","payload":{"type":"web_search_end","call_id":"call-9","query":"nim","results":[{"title":"Nim"}]}}`,
 	))
 	checkLinks(t, evs)
 	calls := map[string]*agt.Tool{}
@@ -236,18 +247,51 @@ func TestRolloutTools(t *testing.T) {
 	if src["c7"] != 20 {
 		t.Errorf("result of c7 from line %d, want the end event's line 20", src["c7"])
 	}
-	if n := count(evs, agt.KindToolCall); n != 10 {
-		t.Errorf("%d calls, want 10", n)
+	if n := count(evs, agt.KindToolCall); n != 14 {
+		t.Errorf("%d calls, want 14", n)
 	}
-	// the id-less search of line 15 gets the result of line 16
-	var rust *agt.Event
-	for i, ev := range evs {
-		if ev.Kind == agt.KindToolCall && ev.Src.Line == 15 {
-			rust = &evs[i]
+	// id-less searches get an id derived from their line; the one of line
+	// 15 gets the result of line 16, those of lines 22 and 23 a result from
+	// their own status, the one still searching none
+	byLine := map[int64]*agt.Tool{}
+	for _, ev := range evs {
+		if ev.Kind == agt.KindToolCall {
+			byLine[ev.Src.Line] = ev.Tool
 		}
 	}
-	if r := results[""]; rust == nil || r == nil || r.Call != rust.ID {
-		t.Errorf("id-less search not paired: %+v", r)
+	for _, c := range []struct {
+		line    int64
+		out     string // "" no result
+		isError bool
+		from    int64
+	}{
+		{15, "null", false, 16},
+		{22, `{"status":"failed"}`, true, 22},
+		{23, `{"status":"completed"}`, false, 23},
+		{24, "", false, 0},
+		{25, `[{"title":"Nim"}]`, false, 26},
+	} {
+		tool := byLine[c.line]
+		if tool == nil || !strings.HasPrefix(tool.ID, "ws") || len(tool.ID) < 4 {
+			t.Errorf("line %d: call %+v", c.line, tool)
+			continue
+		}
+		r := results[tool.ID]
+		switch {
+		case c.out == "" && r != nil:
+			t.Errorf("line %d: a search still running has result %+v", c.line, r)
+		case c.out == "":
+		case r == nil:
+			t.Errorf("line %d (%s): no result", c.line, tool.ID)
+		case string(r.Output) != c.out && !(c.out == "null" && r.Output == nil) || r.IsError != c.isError || src[tool.ID] != c.from:
+			t.Errorf("line %d: result %s error %v from line %d, want %s %v from %d", c.line, r.Output, r.IsError, src[tool.ID], c.out, c.isError, c.from)
+		}
+	}
+	if byLine[22].ID == byLine[23].ID || byLine[25].ID != "ws-9" {
+		t.Errorf("ids %q %q %q", byLine[22].ID, byLine[23].ID, byLine[25].ID)
+	}
+	if results[""] != nil {
+		t.Errorf("a result with an empty id")
 	}
 }
 
@@ -305,4 +349,58 @@ func TestLegacyDocumentPretty(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", strings.Join(got, " "), want)
 	}
 	checkLinks(t, evs)
+}
+
+// TestCounterReset splices a real rollout as a resumed session writes it:
+// the whole file, then its first turns again after a new session_meta of the
+// same thread, their totals counting from zero again (the counter of a new
+// process). The usage events must add up to the last total before the reset
+// plus the last total after it: no interval is lost.
+func TestCounterReset(t *testing.T) {
+	real, err := os.ReadFile(testdata(t, "agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := strings.Split(strings.TrimRight(string(real), "\n"), "\n")
+	type total struct {
+		Payload struct {
+			Type string `json:"type"`
+			Info *struct {
+				Total map[string]int64 `json:"total_token_usage"`
+			} `json:"info"`
+		} `json:"payload"`
+	}
+	last := func(recs []string) (map[string]int64, int) {
+		var tot map[string]int64
+		n := 0
+		for _, r := range recs {
+			var v total
+			if agt.API.Unmarshal([]byte(r), &v) == nil && v.Payload.Type == "token_count" && v.Payload.Info != nil {
+				tot, n = v.Payload.Info.Total, n+1
+			}
+		}
+		return tot, n
+	}
+	// the replay: the first 30 records, which hold several totals
+	replay := recs[:30]
+	before, n1 := last(recs)
+	after, n2 := last(replay)
+	if n1 < 4 || n2 < 2 || after["total_tokens"] >= before["total_tokens"] {
+		t.Fatalf("the file no longer has the totals this test needs: %d, %d", n1, n2)
+	}
+	spliced := append(append([]string{}, recs...), replay...)
+	evs, _ := parse(t, "rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl", lines(spliced...))
+	var sum agt.Usage
+	for _, ev := range evs {
+		if ev.Kind == agt.KindUsage {
+			sum.Add(ev.Usage)
+		}
+	}
+	want := before["total_tokens"] + after["total_tokens"]
+	if sum.Total != want || sum.Output != before["output_tokens"]+after["output_tokens"] ||
+		sum.CacheRead != before["cached_input_tokens"]+after["cached_input_tokens"] ||
+		sum.Reasoning != before["reasoning_output_tokens"]+after["reasoning_output_tokens"] {
+		t.Errorf("usage after a counter reset: total %d output %d cache_read %d reasoning %d; want %d (%d before the reset + %d after)",
+			sum.Total, sum.Output, sum.CacheRead, sum.Reasoning, want, before["total_tokens"], after["total_tokens"])
+	}
 }

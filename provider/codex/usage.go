@@ -48,10 +48,12 @@ type totals struct {
 }
 
 // step returns the difference between t and the previous total of thread,
-// and whether it is one: a repeated total or a total below the previous one
-// (which becomes the new baseline) is not. A thread's first total counts
-// from zero, or, with seed, from the latest total of the input when it is
-// not below it (a forked thread's counter is seeded from its parent's).
+// and whether it is one: a repeated total is not. A total below the previous
+// one is a counter that started again from zero (a resumed session, a new
+// process after /compact): it counts in full and is the new baseline, so no
+// interval is lost. A thread's first total counts from zero, or, with seed,
+// from the latest total of the input when it is not below it (a forked
+// thread's counter is seeded from its parent's).
 func (s *totals) step(thread string, t tokens) (tokens, bool) {
 	if s.prev == nil {
 		s.prev = map[string]tokens{}
@@ -62,10 +64,10 @@ func (s *totals) step(thread string, t tokens) (tokens, bool) {
 	}
 	s.prev[thread] = t
 	s.last = &t
-	if seen && (t == p || t.below(p)) {
+	if seen && t == p {
 		return tokens{}, false
 	}
-	if !seen {
+	if !seen || t.below(p) {
 		return t, !t.zero()
 	}
 	return t.sub(p), true

@@ -1,6 +1,10 @@
 package price
 
-import "github.com/agt-project/agt"
+import (
+	"strings"
+
+	"github.com/agt-project/agt"
+)
 
 // SpeedFast is Claude's usage.speed of a request served in fast mode.
 const SpeedFast = "fast"
@@ -24,7 +28,44 @@ func (t *Table) CostSpeed(model string, u *agt.Usage, speed string) (cost float6
 		return 0, 0, false
 	}
 	r := t.models[id]
-	return r.cost(u, speed), r.ContextWindow, true
+	return r.cost(u, speed), r.window(id, model, u), true
+}
+
+// Window is the context window of model in a session whose usage tells
+// nothing of its prompts (it has none, or only run totals): the table's
+// window, Claude's smaller one unless the id asks for "[1m]". 0 when the
+// model is not in the table or the table gives no window.
+func (t *Table) Window(model string) int64 {
+	id, ok := t.Match(model)
+	if !ok {
+		return 0
+	}
+	return t.models[id].window(id, model, &agt.Usage{Scope: agt.ScopeRun})
+}
+
+// StandardWindow is the context window Claude models are sold with unless a
+// session asks for their larger one (Claude Code's "[1m]" models, the
+// context-1m beta).
+const StandardWindow = 200_000
+
+// window is the context window of a call (or run) of model, matched as id:
+// the table's, except for Claude models the table lists with a window larger
+// than StandardWindow. Those are sold with two windows, and a session has the
+// larger one only when it asked for it (a "[1m]" suffix on the model id) or
+// when a call's prompt (input + cache_read + cache_write) did not fit in the
+// smaller one. A run total says nothing of any one call's prompt.
+func (r *Rates) window(id, model string, u *agt.Usage) int64 {
+	w := r.ContextWindow
+	if w <= StandardWindow || !strings.HasPrefix(id, "claude-") {
+		return w
+	}
+	if strings.HasSuffix(strings.ToLower(strings.TrimSpace(model)), "[1m]") {
+		return w
+	}
+	if u.Scope != agt.ScopeRun && pos(u.Input)+pos(u.CacheRead)+pos(u.CacheWrite) > StandardWindow {
+		return w
+	}
+	return StandardWindow
 }
 
 // flat are the rates that apply to one request, every one set.

@@ -43,6 +43,10 @@
 //   - Fast mode (Claude's usage.speed "fast") multiplies the cost by the
 //     model's fast multiplier (LiteLLM's provider_specific_entry.fast);
 //     agt.Usage does not carry the speed yet, so only CostSpeed applies it.
+//   - The context window is the table's max_input_tokens, except for Claude
+//     models listed with more than 200k tokens: they are sold with 200k and
+//     1M, and a call (or run) gets the larger only when its model id ends in
+//     "[1m]" or its prompt exceeds 200k tokens (see Window and StandardWindow).
 //   - Model ids match exactly first, then without provider or path prefixes
 //     (anthropic/, openai/, vertex_ai/, openrouter/…/, Bedrock's
 //     us.anthropic. and -v1:0), without a ":variant" or "[1m]" suffix, with

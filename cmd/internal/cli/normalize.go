@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/price"
 	"github.com/urfave/cli/v2"
@@ -17,7 +16,7 @@ func normalizeFlags() []cli.Flag {
 }
 
 // normalizer builds the normalize transform from the flags.
-func normalizer(c *cli.Context, _ IO) (func(*agt.Event) string, error) {
+func normalizer(c *cli.Context, _ IO) (*provider.Normalizer, error) {
 	n := &provider.Normalizer{To: c.String("to"), Prices: price.Default()}
 	if n.To != "" && provider.Lookup(n.To) == nil {
 		return nil, Usagef("--to %q: want one of claude, codex, gemini, copilot, pi, opencode", n.To)
@@ -29,7 +28,7 @@ func normalizer(c *cli.Context, _ IO) (func(*agt.Event) string, error) {
 		}
 		n.Prices = t
 	}
-	return n.Event, nil
+	return n, nil
 }
 
 // Normalize is agt-normalize: events (or logs) in, canonical events out.
@@ -39,7 +38,8 @@ func Normalize(io IO) *cli.App {
 itself) and writes the same events with canonical tool calls (name, kind,
 origin, mcp, input: Read Write Edit Bash Grep Glob LS WebFetch WebSearch Task
 TodoWrite Skill …, mcp__<server>__<tool>), and cost_usd and context_window on
-usage events from an embedded price table. native_name and native_input are
+usage events from an embedded price table (cost_usd is the agent's own figure,
+native_cost_usd, for a model the table does not price). native_name and native_input are
 never changed; normalizing twice changes nothing; every event in is one out.
 
 Examples:
@@ -57,9 +57,11 @@ Exit status: 0 done, 1 an input could not be read or a data error under
 		if err != nil {
 			return err
 		}
-		if cfg.Transform, err = normalizer(c, io); err != nil {
+		n, err := normalizer(c, io)
+		if err != nil {
 			return err
 		}
+		cfg.Transform = n.Event
 		inputs, failed := expand(c, io, cfg)
 		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
 		return outcome(st, err, failed)

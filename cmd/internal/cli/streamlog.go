@@ -40,9 +40,11 @@ Exit status: 0 done, 1 an input could not be read or a data error under
 		if mode != transcript.LogRaw && mode != transcript.LogSummary {
 			return Usagef("--mode %q: want raw or summary", mode)
 		}
-		if cfg.Transform, err = normalizer(c, io); err != nil {
+		n, err := normalizer(c, io)
+		if err != nil {
 			return err
 		}
+		cfg.Transform = n.Event
 		inputs, failed := expand(c, io, cfg)
 		var sum *transcript.Summary
 		var w *stage.Writer

@@ -66,14 +66,17 @@ be read, the output could not be written, or a data error under --strict,
 		if err != nil {
 			return err
 		}
-		if cfg.Transform, err = normalizer(c, io); err != nil {
+		n, err := normalizer(c, io)
+		if err != nil {
 			return err
 		}
+		cfg.Transform = n.Event
 		inputs, failed := expand(c, io, cfg)
 		start := time.Now()
 		if out == "" {
 			w := stage.NewWriter(io.Out)
 			cons := transcript.NewConsolidator(provider.UnitKey, false, transcript.Lines(w))
+			cons.Window = n.Window
 			cfg.Sink = cons.Add
 			st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
 			if err == nil {
@@ -113,6 +116,7 @@ be read, the output could not be written, or a data error under --strict,
 			d.Warn = func(msg string) { fmt.Fprintf(io.Err, "%s: %s\n", c.App.Name, msg) }
 		}
 		cons := transcript.NewConsolidator(provider.UnitKey, mode != transcript.LogOff, d.Flush)
+		cons.Window = n.Window
 		cfg.Sink = cons.Add
 		var bar *progress
 		if !cfg.Quiet && isTerminal(io.Err) {
