@@ -156,17 +156,18 @@ func hasBase(u *unit, b string) bool {
 	return false
 }
 
-// reopenable tells whether an input can be read twice (not standard input,
-// not a pipe or a device), with its size when known (0 for an archive
-// member).
+// reopenable tells whether an input can be read twice (a regular file, or
+// a member of an archive that is one: not standard input, a pipe or a
+// device), with its size when known (0 when compressed).
 func reopenable(in stage.Input) (int64, bool) {
 	if in.Path == stage.StdinPath {
 		return 0, false
 	}
-	if strings.Contains(in.Path, "!/") {
-		return in.Size, true
+	file, _, member := strings.Cut(in.Path, "!/")
+	st, err := os.Stat(file) // an archive member: its archive
+	if member {
+		return in.Size, err == nil && st.Mode().IsRegular()
 	}
-	st, err := os.Stat(in.Path)
 	if err != nil || !st.Mode().IsRegular() {
 		return 0, false
 	}

@@ -1,0 +1,63 @@
+package provider_test
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/stage"
+)
+
+// TestGroupSessions: the inputs of one session are read as one group where
+// the first of them was, the largest copy first; a sidechain file joins the
+// unit of its session file in its folder; a sidechain file whose session
+// file is absent is a group of its own; other sessions keep their place.
+func TestGroupSessions(t *testing.T) {
+	dir := t.TempDir()
+	line := func(session, uuid, extra string) string {
+		return `{"type":"user","uuid":"` + uuid + `","sessionId":"` + session + `"` + extra + `,"timestamp":"2026-01-15T10:00:00Z","message":{"role":"user","content":"hello"}}` + "\n"
+	}
+	files := map[string]string{
+		"a/s1.jsonl":      line("s1", "u1", ""),
+		"other/s2.jsonl":  line("s2", "v1", ""),
+		"b/s1.jsonl":      line("s1", "u1", "") + line("s1", "u2", ""),
+		"a/agent-1.jsonl": line("s1", "c1", `,"isSidechain":true,"agentId":"1"`),
+		"c/agent-2.jsonl": line("s3", "d1", `,"isSidechain":true,"agentId":"2"`),
+	}
+	var ins []stage.Input
+	for _, name := range []string{"a/s1.jsonl", "other/s2.jsonl", "b/s1.jsonl", "a/agent-1.jsonl", "c/agent-2.jsonl"} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(files[name]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, stage.FileInput(p))
+	}
+	var groups []string
+	cfg := provider.Config{Quiet: true, Skip: func(unit string, fs []stage.Input) bool {
+		var names []string
+		for _, f := range fs {
+			r, _ := filepath.Rel(dir, f.Path)
+			names = append(names, r)
+		}
+		u, _ := filepath.Rel(dir, unit)
+		groups = append(groups, u+": "+strings.Join(names, " "))
+		return true
+	}}
+	if _, err := provider.Parse(context.Background(), cfg, ins, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(groups, "\n")
+	want := strings.Join([]string{
+		"b/s1.jsonl: b/s1.jsonl a/s1.jsonl a/agent-1.jsonl",
+		"other/s2.jsonl: other/s2.jsonl",
+		"c/agent-2.jsonl: c/agent-2.jsonl",
+	}, "\n")
+	if got != want {
+		t.Fatalf("groups:\n%s\nwant:\n%s", got, want)
+	}
+}
