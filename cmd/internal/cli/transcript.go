@@ -27,12 +27,14 @@ func Transcript(io IO) *cli.App {
 agt-normalize (it runs the stages that are missing itself) and writes one
 agt.transcript/1 line per session: messages in order, tool calls paired with
 their results, usage and cost per message and per session, subagents apart.
+A session is one transcript whatever inputs hold it (its subagent and sidechain
+files, a backup, an archive, another machine's copy): a record found in several
+copies counts once.
 
 Without -o the transcripts go to stdout. With -o DIR each session is written to
 DIR/<provider>/<session>.transcript.jsonl through a temporary file and a rename;
 names are made safe, nothing is written outside DIR, and a session whose name
-another input's session took gets <session>~<hash>.transcript.jsonl (with a
-warning). DIR/.agt-index.json remembers what each input gave: a second run
+another session took gets <session>~<hash>.transcript.jsonl (with a warning). DIR/.agt-index.json remembers what each input gave: a second run
 skips inputs that did not change (size and modification time) and whose files
 are intact, unless --force. One run at a time writes to DIR; DIR is never read
 as input. --stream-log raw adds <session>.stream.jsonl (every event) beside
