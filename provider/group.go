@@ -36,9 +36,10 @@ type Identifier interface {
 //     with it; with no such unit it joins the group of its session as a unit
 //     of its own; with no main file at all, it is a group of its own, with
 //     the other copies of the same file name.
-//   - An input whose session the head does not tell (a whole JSON document,
-//     standard input, a pipe, no provider, no session id in the first lines)
-//     stays a group of its own, where it was.
+//   - An input whose session the head does not tell (a whole JSON document
+//     whose provider cannot tell it from its first block, standard input, a
+//     pipe, no provider, no session id in the first lines) stays a group of
+//     its own, where it was.
 //
 // The pre-pass holds one small record per unit; reading a head costs an
 // open and one block.
@@ -205,8 +206,13 @@ func identify(cfg Config, forced Provider, in stage.Input) (prov, session string
 		if len(t) == 0 || long[i] {
 			continue
 		}
-		if !agt.API.Valid(t) { // a document, or not JSON: not told
-			return "", "", false
+		if !agt.API.Valid(t) {
+			if len(h.Lines) > 0 || (t[0] != '{' && t[0] != '[') { // not JSON: not told
+				return "", "", false
+			}
+			// a whole document: its first block, for the providers that
+			// can tell its session from its beginning
+			return identifyDoc(forced, bytes.Join(lines[i:], []byte("\n")))
 		}
 		if h.Lines = append(h.Lines, t); len(h.Lines) == headLines {
 			break
@@ -253,4 +259,25 @@ func headSession(cfg Config, p Provider, format string, h agt.Head) string {
 		}
 	}
 	return ""
+}
+
+// identifyDoc names the session of a whole JSON document from its first
+// block (doc, cut anywhere), when its provider can tell it (Identifier with
+// head.Doc set); other documents are not told.
+func identifyDoc(forced Provider, doc []byte) (prov, session string, member bool) {
+	h := agt.Head{Doc: doc}
+	p, format := forced, ""
+	if p != nil {
+		if format = p.Sniff(h); format == "" {
+			return "", "", false
+		}
+	} else if p, format = Detect(h); p == nil {
+		return "", "", false
+	}
+	if id, ok := p.(Identifier); ok {
+		if s, m, ok := id.Identify(format, h); ok {
+			return p.Name(), s, m
+		}
+	}
+	return "", "", false
 }

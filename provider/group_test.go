@@ -61,3 +61,35 @@ func TestGroupSessions(t *testing.T) {
 		t.Fatalf("groups:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestGroupDocuments: copies of a whole Gemini CLI session document, apart
+// in the inputs, are one group: its provider tells the session from the
+// document's first block.
+func TestGroupDocuments(t *testing.T) {
+	dir := t.TempDir()
+	doc := "{\n  \"sessionId\": \"g1\",\n  \"projectHash\": \"h\",\n  \"messages\": [\n" +
+		"    {\"id\": \"m1\", \"timestamp\": \"2026-01-15T10:00:00Z\", \"type\": \"user\", \"content\": \"" + strings.Repeat("x", 40000) + "\"}\n  ]\n}\n"
+	claude := `{"type":"user","uuid":"u1","sessionId":"s1","timestamp":"2026-01-15T10:00:00Z","message":{"role":"user","content":"hello"}}` + "\n"
+	var ins []stage.Input
+	for name, body := range map[string]string{"a/g.json": doc, "a/s.jsonl": claude, "b/g.json": doc} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"a/g.json", "a/s.jsonl", "b/g.json"} {
+		ins = append(ins, stage.FileInput(filepath.Join(dir, name)))
+	}
+	var groups []int
+	cfg := provider.Config{Quiet: true, Skip: func(unit string, fs []stage.Input) bool {
+		groups = append(groups, len(fs))
+		return true
+	}}
+	if _, err := provider.Parse(context.Background(), cfg, ins, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if len(groups) != 2 || groups[0] != 2 || groups[1] != 1 {
+		t.Fatalf("groups of %v files, want [2 1]", groups)
+	}
+}
