@@ -28,9 +28,11 @@ type Identifier interface {
 // again, and asks its provider which session it holds.
 //
 //   - Units of one session (copies: a backup, an archive, another machine's
-//     copy) form a group placed where the first of them was; within it the
-//     largest copy comes first (size of the file or archive member, when
-//     known), so that a truncated copy only adds what the larger one lacks.
+//     copy) form a group placed where the last of them was (so that the
+//     members of an archive of copies are read in archive order: going back
+//     in a .tar.gz reads it again from its start); within it the largest
+//     copy comes first (size of the file or archive member, when known), so
+//     that a truncated copy only adds what the larger one lacks.
 //   - A member file (a Claude Code 2.0 agent-*.jsonl sidechain file) joins
 //     the unit of its session's main file in the same folder, as a file read
 //     with it; with no such unit it joins the group of its session as a unit
@@ -68,13 +70,14 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*unit)
 	}
 	groups := map[string]int{} // key → index in out
 	var out [][]*unit
-	join := func(key string, u *unit) {
+	var last []int // the index of the last input of each group
+	join := func(key string, u *unit, i int) {
 		if g, ok := groups[key]; ok && key != "" {
-			out[g] = append(out[g], u)
+			out[g], last[g] = append(out[g], u), max(last[g], i)
 			return
 		}
 		groups[key] = len(out)
-		out = append(out, []*unit{u})
+		out, last = append(out, []*unit{u}), append(last, i)
 	}
 	mains := map[string][]int{} // key → main units, in order
 	for i := range units {
@@ -86,16 +89,16 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*unit)
 	for i, u := range units {
 		switch id := ids[i]; {
 		case id.key == "":
-			join("", u)
+			join("", u, i)
 		case id.member:
 			if len(mains[id.key]) == 0 { // alone: a group with its copies
-				join(id.key+"\x00"+path.Base(u.files[0].Path), u)
+				join(id.key+"\x00"+path.Base(u.files[0].Path), u, i)
 			} else {
-				join(id.key, nil) // the group's place is that of its first input
+				join(id.key, nil, i) // counts for the group's place
 				members = append(members, i)
 			}
 		default:
-			join(id.key, u)
+			join(id.key, u, i)
 		}
 	}
 	for _, i := range members { // into the unit of the main file beside it
@@ -110,7 +113,7 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*unit)
 		if into >= 0 {
 			units[into].files = append(units[into].files, u.files...)
 		} else {
-			join(id.key, u)
+			join(id.key, u, i)
 		}
 	}
 	for gi, g := range out {
@@ -138,10 +141,18 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*unit)
 			})
 		}
 	}
-	kept := out[:0]
-	for _, g := range out {
-		if len(g) > 0 {
-			kept = append(kept, g)
+	// groups in the order of their last inputs: the members of an archive
+	// (a backup), which come after the files they copy, are then read in
+	// archive order, without going back in it
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return last[order[a]] < last[order[b]] })
+	var kept [][]*unit
+	for _, gi := range order {
+		if len(out[gi]) > 0 {
+			kept = append(kept, out[gi])
 		}
 	}
 	return kept

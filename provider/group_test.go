@@ -13,7 +13,7 @@ import (
 )
 
 // TestGroupSessions: the inputs of one session are read as one group where
-// the first of them was, the largest copy first; a sidechain file joins the
+// the last of them was, the largest copy first; a sidechain file joins the
 // unit of its session file in its folder; a sidechain file whose session
 // file is absent is a group of its own; other sessions keep their place.
 func TestGroupSessions(t *testing.T) {
@@ -53,8 +53,8 @@ func TestGroupSessions(t *testing.T) {
 	}
 	got := strings.Join(groups, "\n")
 	want := strings.Join([]string{
-		"b/s1.jsonl: b/s1.jsonl a/s1.jsonl a/agent-1.jsonl",
 		"other/s2.jsonl: other/s2.jsonl",
+		"b/s1.jsonl: b/s1.jsonl a/s1.jsonl a/agent-1.jsonl",
 		"c/agent-2.jsonl: c/agent-2.jsonl",
 	}, "\n")
 	if got != want {
@@ -89,7 +89,7 @@ func TestGroupDocuments(t *testing.T) {
 	if _, err := provider.Parse(context.Background(), cfg, ins, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	if len(groups) != 2 || groups[0] != 2 || groups[1] != 1 {
-		t.Fatalf("groups of %v files, want [2 1]", groups)
+	if len(groups) != 2 || groups[0] != 1 || groups[1] != 2 {
+		t.Fatalf("groups of %v files, want [1 2]", groups)
 	}
 }
