@@ -35,9 +35,10 @@ type Identifier interface {
 //     that a truncated copy only adds what the larger one lacks.
 //   - A member file (a Claude Code 2.0 agent-*.jsonl sidechain file) joins
 //     the unit of its session's main file in the same folder, as a file read
-//     with it; with no such unit it joins the group of its session as a unit
-//     of its own; with no main file at all, it is a group of its own, with
-//     the other copies of the same file name.
+//     with it, else the first unit of its session that has no file of its
+//     name; failing that it joins the group of its session as a unit of its
+//     own; with no main file at all, it is a group of its own, with the other
+//     copies of the same file name.
 //   - An input whose session the head does not tell (a whole JSON document
 //     whose provider cannot tell it from its first block, standard input, a
 //     pipe, no provider, no session id in the first lines) stays a group of
@@ -103,11 +104,13 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*unit)
 	}
 	for _, i := range members { // into the unit of the main file beside it
 		id, u := ids[i], units[i]
-		into := -1
-		for _, m := range mains[id.key] {
-			if ids[m].dir == id.dir && !hasBase(units[m], path.Base(u.files[0].Path)) {
+		into, base := -1, path.Base(u.files[0].Path)
+		for _, m := range mains[id.key] { // the main file beside it, else the first that can take it
+			if !hasBase(units[m], base) && (into < 0 || ids[m].dir == id.dir) {
 				into = m
-				break
+				if ids[m].dir == id.dir {
+					break
+				}
 			}
 		}
 		if into >= 0 {

@@ -14,7 +14,7 @@ import (
 
 // TestGroupSessions: the inputs of one session are read as one group where
 // the last of them was, the largest copy first; a sidechain file joins the
-// unit of its session file in its folder; a sidechain file whose session
+// unit of its session file in its folder, else of another copy of it; a sidechain file whose session
 // file is absent is a group of its own; other sessions keep their place.
 func TestGroupSessions(t *testing.T) {
 	dir := t.TempDir()
@@ -27,9 +27,10 @@ func TestGroupSessions(t *testing.T) {
 		"b/s1.jsonl":      line("s1", "u1", "") + line("s1", "u2", ""),
 		"a/agent-1.jsonl": line("s1", "c1", `,"isSidechain":true,"agentId":"1"`),
 		"c/agent-2.jsonl": line("s3", "d1", `,"isSidechain":true,"agentId":"2"`),
+		"d/agent-3.jsonl": line("s1", "e1", `,"isSidechain":true,"agentId":"3"`),
 	}
 	var ins []stage.Input
-	for _, name := range []string{"a/s1.jsonl", "other/s2.jsonl", "b/s1.jsonl", "a/agent-1.jsonl", "c/agent-2.jsonl"} {
+	for _, name := range []string{"a/s1.jsonl", "other/s2.jsonl", "b/s1.jsonl", "a/agent-1.jsonl", "c/agent-2.jsonl", "d/agent-3.jsonl"} {
 		p := filepath.Join(dir, name)
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		if err := os.WriteFile(p, []byte(files[name]), 0o644); err != nil {
@@ -54,8 +55,8 @@ func TestGroupSessions(t *testing.T) {
 	got := strings.Join(groups, "\n")
 	want := strings.Join([]string{
 		"other/s2.jsonl: other/s2.jsonl",
-		"b/s1.jsonl: b/s1.jsonl a/s1.jsonl a/agent-1.jsonl",
 		"c/agent-2.jsonl: c/agent-2.jsonl",
+		"b/s1.jsonl: b/s1.jsonl a/s1.jsonl a/agent-1.jsonl d/agent-3.jsonl",
 	}, "\n")
 	if got != want {
 		t.Fatalf("groups:\n%s\nwant:\n%s", got, want)
