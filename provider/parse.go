@@ -37,8 +37,10 @@ type Config struct {
 	// Sink, when set, receives the events of each batch in input order
 	// instead of the JSONL writer; an error ends the run.
 	Sink func(evs []agt.Event) error
-	// Skip, when set, is asked before a unit is read whether it can be left
-	// out (its output is up to date); unit is UnitKey of its first file.
+	// Skip, when set, is asked before a group of units (the inputs of one
+	// session, see groupUnits) is read whether it can be left out (its
+	// output is up to date); unit is UnitKey of the group's first file and
+	// files are all the files of the group.
 	Skip func(unit string, files []stage.Input) bool
 	// Progress, when set, is called after each batch is written.
 	Progress func(st Stats)
@@ -120,13 +122,21 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 	read := make(chan *batch, n)
 	g.Go(func(ctx context.Context) error {
 		defer close(read)
-		for _, u := range Units(inputs) {
-			if cfg.Skip != nil && cfg.Skip(UnitKey(agt.PathText(u.files[0].Path)), u.files) { // the unit as events name it (src.path)
-				skipped.Add(1)
-				continue
+		for _, g := range groupUnits(ctx, cfg, forced, Units(inputs)) {
+			if cfg.Skip != nil {
+				var files []stage.Input
+				for _, u := range g {
+					files = append(files, u.files...)
+				}
+				if cfg.Skip(UnitKey(agt.PathText(g[0].files[0].Path)), files) { // the group as events name it (src.path of its first unit)
+					skipped.Add(int64(len(g)))
+					continue
+				}
 			}
-			if err := readUnit(ctx, cfg, forced, u, ign, read); err != nil {
-				return err
+			for _, u := range g {
+				if err := readUnit(ctx, cfg, forced, u, ign, read); err != nil {
+					return err
+				}
 			}
 		}
 		return nil

@@ -171,7 +171,11 @@ func zipInputs(p string, limit int64) ([]Input, []error) {
 			errs = append(errs, &Refused{p, f.Name, "a zip inside a zip is not read (extract it first)"})
 		case k == kindGz || walkable(f.Name):
 			gz := k == kindGz
-			ins = append(ins, Input{Path: name, Open: func() (io.ReadCloser, error) {
+			size := int64(f.UncompressedSize64)
+			if gz || size < 0 {
+				size = 0
+			}
+			ins = append(ins, Input{Path: name, Size: size, Open: func() (io.ReadCloser, error) {
 				rc, err := open()
 				if err != nil || !gz {
 					return rc, err
@@ -270,7 +274,11 @@ func (s *tarStream) list(depth int) ([]Input, []error) {
 		case k == kindGz || walkable(h.Name):
 			s.last = idx
 			gz := k == kindGz
-			ins = append(ins, Input{Path: name, Open: func() (io.ReadCloser, error) {
+			size := h.Size
+			if gz {
+				size = 0
+			}
+			ins = append(ins, Input{Path: name, Size: size, Open: func() (io.ReadCloser, error) {
 				rc, err := s.member(idx)
 				if err != nil || !gz {
 					return rc, err

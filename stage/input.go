@@ -18,6 +18,9 @@ type Input struct {
 	// in; "" for an input named on the command line. A walked input no
 	// provider recognises is left out with a count, not reported alone.
 	Walk string
+	// Size is the size of an archive member as its archive records it (0
+	// when unknown or compressed); files named or walked are not stat'ed.
+	Size int64
 }
 
 // StdinPath is the src.path of standard input.

@@ -11,16 +11,32 @@ import (
 // from.
 type Flush func(unit string, t *Transcript, events []agt.Event) error
 
-// Consolidator turns an ordered event stream into transcripts. A session is
-// finished when the input unit its events come from ends: the unit of an
-// event is UnitKey(src.path), so that the same events give the same
-// transcripts whether they arrive from a pipe or from an in-process parse.
+// Consolidator turns an ordered event stream into transcripts, one per
+// session: (provider, native session id), which the agt session id is made
+// of.
 //
-// An event whose id and seq its session has already had (the same record
-// read twice: `agt-transcript f f`, a log given twice in one stream) counts
-// once: ids are made from the session and the record and seq numbers from
-// the order of the input, so a copy has both again. (A parser may give the
-// updates of one record the same id, with later seq numbers: those count.)
+// Sessions are finished when the group of input units they come from ends.
+// The unit of an event is UnitKey(src.path); a unit whose first event
+// belongs to a session still open (the same session in another input: a
+// sidechain file, a backup, an archive, another machine's copy) joins the
+// group, so that the session is one transcript; a unit whose first event
+// belongs to no open session ends the group and flushes its sessions.
+// agt-parse places the units of one session next to each other (a pre-pass
+// over the inputs' first lines), so the same events give the same
+// transcripts whether they arrive from a pipe or from an in-process parse,
+// and memory holds the sessions of one group.
+//
+// A record present in several copies counts once: an event counts unless
+// its session already had an event of the same id as many times in an
+// earlier copy. Ids are made from the session and the native record id (a
+// line number only for records that have none), so they are the same in
+// every copy; a copy starts where the seq numbers of a session go back
+// (each copy is read by its own emitter, whose seq numbers grow), so that
+// copies whose line numbers or seq numbers differ still meet. (A parser may
+// give the updates of one record the same id, with later seq numbers: those
+// count, as the n-th occurrence of the id within one copy.) The first copy
+// read gives a duplicated record's content and place; records only later
+// copies hold follow in their order.
 type Consolidator struct {
 	// Window, when set, gives the context window of a session's model when
 	// none of its usage events names one (a session without usage).
@@ -31,20 +47,32 @@ type Consolidator struct {
 	flush    Flush
 	sessions map[string]*builder
 	order    []*builder
-	unit     string
+	unit     string // the key of the group's first unit
+	cur      string // the key of the unit under way
 	started  bool
+	joining  bool   // a unit just started: its first event decides the group
 	lastPath string // the last src.path seen and its unit key
 	lastKey  string
 	count    int
 	seed     maphash.Seed
-	seen     map[string]map[uint64]struct{} // session → hashes of its event ids and seqs
+	copies   map[string]*copies // session → its records seen
+}
+
+// copies is what a session has seen: for each event id (hashed), how many
+// times the copies read so far held it at most, and how many times the
+// copy under way has.
+type copies struct {
+	max     map[uint64]int32
+	cur     map[uint64]int32
+	lastSeq int64
+	any     bool
 }
 
 // NewConsolidator returns a consolidator; keep keeps every session's events
 // for its stream log.
 func NewConsolidator(unitKey func(string) string, keep bool, flush Flush) *Consolidator {
 	return &Consolidator{unitKey: unitKey, keep: keep, flush: flush, sessions: map[string]*builder{},
-		seed: maphash.MakeSeed(), seen: map[string]map[uint64]struct{}{}}
+		seed: maphash.MakeSeed(), copies: map[string]*copies{}}
 }
 
 // Add consolidates events in order.
@@ -54,29 +82,48 @@ func (c *Consolidator) Add(evs []agt.Event) error {
 		if ev.Src.Path != c.lastPath || !c.started {
 			c.lastPath, c.lastKey = ev.Src.Path, c.unitKey(ev.Src.Path)
 		}
-		if u := c.lastKey; !c.started || u != c.unit {
-			if err := c.finish(); err != nil {
-				return err
+		if u := c.lastKey; !c.started || u != c.cur {
+			c.cur, c.joining = u, true
+		}
+		if c.joining {
+			c.joining = false
+			if _, open := c.sessions[ev.Session]; !open || !c.started {
+				if err := c.finish(); err != nil {
+					return err
+				}
+				c.unit, c.started = c.cur, true
 			}
-			c.unit, c.started = u, true
 		}
 		b := c.sessions[ev.Session]
 		if b == nil {
 			b = newBuilder(ev, c.keep)
 			c.sessions[ev.Session] = b
 			c.order = append(c.order, b)
-			c.seen[ev.Session] = map[uint64]struct{}{}
+			c.copies[ev.Session] = &copies{max: map[uint64]int32{}, cur: map[uint64]int32{}}
 		}
-		if ev.ID != "" {
-			seen, h := c.seen[ev.Session], maphash.String(c.seed, ev.ID)^uint64(ev.Seq)*0x9e3779b97f4a7c15
-			if _, dup := seen[h]; dup {
-				continue
-			}
-			seen[h] = struct{}{}
+		if ev.ID != "" && c.copies[ev.Session].seen(maphash.String(c.seed, ev.ID), ev.Seq) {
+			continue
 		}
 		b.add(ev)
 	}
 	return nil
+}
+
+// seen counts an event of id hash h and sequence number seq, and tells
+// whether an earlier copy already held it.
+func (cp *copies) seen(h uint64, seq int64) bool {
+	if cp.any && seq <= cp.lastSeq { // a new copy
+		for k, n := range cp.cur {
+			if n > cp.max[k] {
+				cp.max[k] = n
+			}
+		}
+		clear(cp.cur)
+	}
+	cp.lastSeq, cp.any = seq, true
+	n := cp.cur[h] + 1
+	cp.cur[h] = n
+	return n <= cp.max[h]
 }
 
 // Close finishes the sessions still open.
@@ -87,7 +134,7 @@ func (c *Consolidator) Sessions() int { return c.count }
 
 func (c *Consolidator) finish() error {
 	order := c.order
-	c.order, c.sessions, c.seen = nil, map[string]*builder{}, map[string]map[uint64]struct{}{}
+	c.order, c.sessions, c.copies = nil, map[string]*builder{}, map[string]*copies{}
 	for _, b := range order {
 		c.count++
 		t := b.transcript()

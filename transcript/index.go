@@ -62,6 +62,9 @@ type IndexFile struct {
 	Path   string `json:"path"`
 	Size   int64  `json:"size"`
 	SHA256 string `json:"sha256"`
+	// Session is the agt session id of the session the file holds (""
+	// in indexes written before it was recorded).
+	Session string `json:"session,omitempty"`
 }
 
 // Lock takes the lock of the output folder root, or fails at once when
@@ -212,6 +215,23 @@ func (ix *Index) Owner(file string) string {
 	return ix.owner[nameKey(file)]
 }
 
+// OwnerSession is the unit that owns file and the session the file holds
+// ("" when not recorded).
+func (ix *Index) OwnerSession(file string) (unit, session string) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	unit = ix.owner[nameKey(file)]
+	if unit == "" {
+		return "", ""
+	}
+	for _, f := range ix.Units[unit].Files {
+		if nameKey(f.Path) == nameKey(file) {
+			return unit, f.Session
+		}
+	}
+	return unit, ""
+}
+
 // nameKey is the key of a file name among names that must not meet.
 func nameKey(name string) string { return strings.ToLower(name) }
 
@@ -242,6 +262,9 @@ func (ix *Index) Done(unit string, files []IndexFile, done bool) {
 		}
 	}
 	for _, f := range e.Files {
+		if prev := ix.owner[nameKey(f.Path)]; prev != "" && prev != unit {
+			ix.release(prev, f.Path) // taken over: the session's inputs are grouped otherwise
+		}
 		ix.owner[nameKey(f.Path)] = unit
 		ix.since += f.Size
 	}
@@ -285,3 +308,22 @@ func (ix *Index) Save() error {
 
 // Close closes the folder.
 func (ix *Index) Close() error { return ix.root.Close() }
+
+// release drops file from the files of unit, which another unit took over
+// (ix.mu held): a unit that lost a file is no longer fresh.
+func (ix *Index) release(unit, file string) {
+	e, ok := ix.Units[unit]
+	if !ok {
+		return
+	}
+	kept := e.Files[:0:0]
+	for _, f := range e.Files {
+		if nameKey(f.Path) != nameKey(file) {
+			kept = append(kept, f)
+		}
+	}
+	if len(kept) < len(e.Files) {
+		e.Files, e.Fingerprint = kept, ""
+		ix.Units[unit] = e
+	}
+}

@@ -171,7 +171,8 @@ type Dir struct {
 	unit    string            // the unit under way and its files
 	files   []IndexFile
 	started bool
-	broken  bool // a write of the unit under way failed
+	broken  bool   // a write of the unit under way failed
+	session string // the session being written
 	count   int
 }
 
@@ -214,6 +215,7 @@ func (d *Dir) flush(unit string, t *Transcript, events []agt.Event) error {
 		return err
 	}
 	stem := d.pick(unit, prov, FileName(t.NativeSession, t.Session), t.Session)
+	d.session = t.Session
 	base := prov + "/" + stem
 	if err := d.write(base+ExtTranscript, func(w io.Writer) error { return WriteJSON(w, t) }); err != nil {
 		return err
@@ -285,8 +287,10 @@ func (d *Dir) mkdir(name string) error {
 
 // pick chooses the file name stem of a session of unit in folder prov: the
 // session's own name unless this run already wrote it or another unit owns
-// it in the index, else the name with a hash of the unit (and then of the
-// session) added.
+// it in the index for another session, else the name with a hash of the
+// unit (and then of the session) added. A name another unit owns for the
+// same session (the session's inputs grouped otherwise: a copy added, a
+// larger copy first) is the session's: this unit takes it over.
 func (d *Dir) pick(unit, prov, stem, session string) string {
 	taken := func(s string) (string, bool) {
 		p := prov + "/" + s + ExtTranscript
@@ -294,7 +298,7 @@ func (d *Dir) pick(unit, prov, stem, session string) string {
 			return u, true
 		}
 		if d.ix != nil {
-			if u := d.ix.Owner(p); u != "" && u != unit {
+			if u, s := d.ix.OwnerSession(p); u != "" && u != unit && (s == "" || s != session) {
 				return u, true
 			}
 		}
@@ -343,7 +347,7 @@ func (d *Dir) write(name string, fill func(io.Writer) error) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(d.path, name), unwrapPath(err))
 	}
-	d.files = append(d.files, IndexFile{Path: name, Size: n, SHA256: hex.EncodeToString(sum.Sum(nil))})
+	d.files = append(d.files, IndexFile{Path: name, Size: n, SHA256: hex.EncodeToString(sum.Sum(nil)), Session: d.session})
 	return nil
 }
 

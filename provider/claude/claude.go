@@ -71,3 +71,37 @@ func (Provider) Owner(path string) string {
 	}
 	return ""
 }
+
+// LoneSession is the native session of a sidechain file read without its
+// session's main file: a subagent's records (isSidechain, agentId) whose
+// sessionId is their parent's become the session "<sessionId>:agent-<agentId>",
+// so that its transcript's name cannot meet its parent's; any other record
+// keeps its sessionId.
+func LoneSession(sessionID, agentID string, sidechain bool) string {
+	if !sidechain || agentID == "" || sessionID == "" || sessionID == "agent-"+agentID {
+		return sessionID
+	}
+	return sessionID + ":agent-" + agentID
+}
+
+// Identify names the session of a session log from its head: the sessionId
+// of its first record that has one; a sidechain file (2.0.x agent-*.jsonl,
+// whose records carry their parent's sessionId) is a member of that
+// session. Live output is left to its parser.
+func (Provider) Identify(format string, h agt.Head) (session string, member, ok bool) {
+	if format != FormatSession {
+		return "", false, false
+	}
+	for _, line := range h.Lines {
+		var r struct {
+			SessionID   string `json:"sessionId"`
+			IsSidechain bool   `json:"isSidechain"`
+			AgentID     string `json:"agentId"`
+		}
+		if agt.API.Unmarshal(line, &r) != nil || r.SessionID == "" {
+			continue
+		}
+		return r.SessionID, LoneSession(r.SessionID, r.AgentID, r.IsSidechain) != r.SessionID, true
+	}
+	return "", false, false
+}

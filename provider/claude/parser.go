@@ -30,6 +30,12 @@ type parser struct {
 	mirrored map[uint64]struct{}
 	// 1.0.x inline sidechains: hash of record uuid → stream
 	sidechain map[uint64]string
+	// a sidechain file read alone (its unit starts with a sidechain record):
+	// its session is renamed loneAs, and its agent's records are the main
+	// stream
+	decided           bool
+	loneOf, loneAgent string
+	loneAs            string
 
 	// live output
 	tasks   map[string]string                // Agent tool_use id → task (agent) id
@@ -88,6 +94,15 @@ func (p *parser) Apply(em *agt.Emitter, v any) {
 	d := v.(*decoded)
 	r := &d.rec
 	sid := r.SessionID
+	if !p.live && !p.decided && sid != "" {
+		p.decided = true
+		if lone := LoneSession(sid, r.AgentID, r.IsSidechain); lone != sid {
+			p.loneOf, p.loneAgent, p.loneAs = sid, r.AgentID, lone
+		}
+	}
+	if p.loneOf != "" && sid == p.loneOf {
+		sid = p.loneAs
+	}
 	if sid == "" {
 		sid = r.LiveSessionID
 	}
@@ -120,7 +135,7 @@ func (p *parser) stream(r *record) string {
 		}
 		return "sidechain:" + r.ParentToolUseID
 	}
-	if !r.IsSidechain {
+	if !r.IsSidechain || (p.loneAgent != "" && r.AgentID == p.loneAgent) {
 		return agt.StreamMain
 	}
 	if r.AgentID != "" {

@@ -102,3 +102,17 @@ func (Provider) Owner(path string) string {
 	}
 	return ""
 }
+
+// Identify names the session of a whole session document from its first
+// block (h.Doc, which may be cut anywhere): its top-level sessionId. Line
+// formats are left to their parser.
+func (Provider) Identify(format string, h agt.Head) (session string, member, ok bool) {
+	if format != FormatSession || h.Doc == nil {
+		return "", false, false
+	}
+	ms, _ := members(h.Doc)
+	if v := get(ms, "sessionId"); len(v) > 1 && v[0] == '"' && v[len(v)-1] == '"' {
+		return unquote(v), false, true
+	}
+	return "", false, false
+}

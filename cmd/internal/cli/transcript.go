@@ -27,12 +27,14 @@ func Transcript(io IO) *cli.App {
 agt-normalize (it runs the stages that are missing itself) and writes one
 agt.transcript/1 line per session: messages in order, tool calls paired with
 their results, usage and cost per message and per session, subagents apart.
+A session is one transcript whatever inputs hold it (its subagent and sidechain
+files, a backup, an archive, another machine's copy): a record found in several
+copies counts once.
 
 Without -o the transcripts go to stdout. With -o DIR each session is written to
 DIR/<provider>/<session>.transcript.jsonl through a temporary file and a rename;
 names are made safe, nothing is written outside DIR, and a session whose name
-another input's session took gets <session>~<hash>.transcript.jsonl (with a
-warning). DIR/.agt-index.json remembers what each input gave: a second run
+another session took gets <session>~<hash>.transcript.jsonl (with a warning). DIR/.agt-index.json remembers what each input gave: a second run
 skips inputs that did not change (size and modification time) and whose files
 are intact, unless --force. One run at a time writes to DIR; DIR is never read
 as input. --stream-log raw adds <session>.stream.jsonl (every event) beside
@@ -102,16 +104,21 @@ be read, the output could not be written, or a data error under --strict,
 			return err
 		}
 		defer ix.Close()
+		groups := &groupOf{of: map[string]string{}}
 		if !c.Bool("force") {
-			cfg.Skip = ix.Fresh
+			cfg.Skip = func(unit string, files []stage.Input) bool { groups.note(unit, files); return ix.Fresh(unit, files) }
 		} else {
-			cfg.Skip = func(unit string, files []stage.Input) bool { ix.Note(unit, files); return false }
+			cfg.Skip = func(unit string, files []stage.Input) bool {
+				groups.note(unit, files)
+				ix.Note(unit, files)
+				return false
+			}
 		}
 		d, err := transcript.OpenDir(out, mode, ix)
 		if err != nil {
 			return err
 		}
-		inputs, d.Failed = watchReads(inputs)
+		inputs, d.Failed = watchReads(inputs, groups.unit)
 		if !cfg.Quiet {
 			d.Warn = func(msg string) { fmt.Fprintf(io.Err, "%s: %s\n", c.App.Name, msg) }
 		}
@@ -165,27 +172,54 @@ func runSalt(c *cli.Context, mode string) string {
 		"provider=" + c.String("provider"), "raw=" + fmt.Sprint(c.Bool("raw"))}, "\x00")
 }
 
-// watchReads wraps the inputs so that a failed open or read marks the unit
-// the input belongs to: failed reports it, so that a unit whose input could
-// not be read whole is not recorded as done.
-func watchReads(inputs []stage.Input) ([]stage.Input, func(unit string) bool) {
+// groupOf remembers the group (the inputs of one session, named by the
+// unit key of its first file) each input was read in.
+type groupOf struct {
+	mu sync.Mutex
+	of map[string]string
+}
+
+func (g *groupOf) note(unit string, files []stage.Input) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, f := range files {
+		g.of[f.Path] = unit
+	}
+}
+
+// unit is the group of path, or its own unit before its group is known.
+func (g *groupOf) unit(path string) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if u, ok := g.of[path]; ok {
+		return u
+	}
+	return provider.UnitKey(path)
+}
+
+// watchReads wraps the inputs so that a failed open or read marks the group
+// of units the input is read in (unitOf, asked when it fails): failed
+// reports it, so that a group whose input could not be read whole is not
+// recorded as done.
+func watchReads(inputs []stage.Input, unitOf func(path string) string) ([]stage.Input, func(unit string) bool) {
 	var mu sync.Mutex
 	bad := map[string]bool{}
-	mark := func(unit string) {
+	mark := func(path string) {
+		unit := unitOf(path)
 		mu.Lock()
 		bad[unit] = true
 		mu.Unlock()
 	}
 	out := make([]stage.Input, len(inputs))
 	for i, in := range inputs {
-		unit, open := provider.UnitKey(in.Path), in.Open
+		path, open := in.Path, in.Open
 		in.Open = func() (goio.ReadCloser, error) {
 			rc, err := open()
 			if err != nil {
-				mark(unit)
+				mark(path)
 				return nil, err
 			}
-			return &watched{ReadCloser: rc, fail: func() { mark(unit) }}, nil
+			return &watched{ReadCloser: rc, fail: func() { mark(path) }}, nil
 		}
 		out[i] = in
 	}

@@ -1,0 +1,96 @@
+package provider_test
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/stage"
+)
+
+// TestGroupSessions: the inputs of one session are read as one group where
+// the last of them was, the largest copy first; a sidechain file joins the
+// unit of its session file in its folder, else of another copy of it; a sidechain file whose session
+// file is absent is a group of its own; other sessions keep their place.
+func TestGroupSessions(t *testing.T) {
+	dir := t.TempDir()
+	line := func(session, uuid, extra string) string {
+		return `{"type":"user","uuid":"` + uuid + `","sessionId":"` + session + `"` + extra + `,"timestamp":"2026-01-15T10:00:00Z","message":{"role":"user","content":"hello"}}` + "\n"
+	}
+	files := map[string]string{
+		"a/s1.jsonl":      line("s1", "u1", ""),
+		"other/s2.jsonl":  line("s2", "v1", ""),
+		"b/s1.jsonl":      line("s1", "u1", "") + line("s1", "u2", ""),
+		"a/agent-1.jsonl": line("s1", "c1", `,"isSidechain":true,"agentId":"1"`),
+		"c/agent-2.jsonl": line("s3", "d1", `,"isSidechain":true,"agentId":"2"`),
+		"d/agent-3.jsonl": line("s1", "e1", `,"isSidechain":true,"agentId":"3"`),
+	}
+	var ins []stage.Input
+	for _, name := range []string{"a/s1.jsonl", "other/s2.jsonl", "b/s1.jsonl", "a/agent-1.jsonl", "c/agent-2.jsonl", "d/agent-3.jsonl"} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(files[name]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, stage.FileInput(p))
+	}
+	var groups []string
+	cfg := provider.Config{Quiet: true, Skip: func(unit string, fs []stage.Input) bool {
+		var names []string
+		for _, f := range fs {
+			r, _ := filepath.Rel(dir, f.Path)
+			names = append(names, r)
+		}
+		u, _ := filepath.Rel(dir, unit)
+		groups = append(groups, u+": "+strings.Join(names, " "))
+		return true
+	}}
+	if _, err := provider.Parse(context.Background(), cfg, ins, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(groups, "\n")
+	want := strings.Join([]string{
+		"other/s2.jsonl: other/s2.jsonl",
+		"c/agent-2.jsonl: c/agent-2.jsonl",
+		"b/s1.jsonl: b/s1.jsonl a/s1.jsonl a/agent-1.jsonl d/agent-3.jsonl",
+	}, "\n")
+	if got != want {
+		t.Fatalf("groups:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestGroupDocuments: copies of a whole Gemini CLI session document, apart
+// in the inputs, are one group: its provider tells the session from the
+// document's first block.
+func TestGroupDocuments(t *testing.T) {
+	dir := t.TempDir()
+	doc := "{\n  \"sessionId\": \"g1\",\n  \"projectHash\": \"h\",\n  \"messages\": [\n" +
+		"    {\"id\": \"m1\", \"timestamp\": \"2026-01-15T10:00:00Z\", \"type\": \"user\", \"content\": \"" + strings.Repeat("x", 40000) + "\"}\n  ]\n}\n"
+	claude := `{"type":"user","uuid":"u1","sessionId":"s1","timestamp":"2026-01-15T10:00:00Z","message":{"role":"user","content":"hello"}}` + "\n"
+	var ins []stage.Input
+	for name, body := range map[string]string{"a/g.json": doc, "a/s.jsonl": claude, "b/g.json": doc} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"a/g.json", "a/s.jsonl", "b/g.json"} {
+		ins = append(ins, stage.FileInput(filepath.Join(dir, name)))
+	}
+	var groups []int
+	cfg := provider.Config{Quiet: true, Skip: func(unit string, fs []stage.Input) bool {
+		groups = append(groups, len(fs))
+		return true
+	}}
+	if _, err := provider.Parse(context.Background(), cfg, ins, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if len(groups) != 2 || groups[0] != 1 || groups[1] != 2 {
+		t.Fatalf("groups of %v files, want [1 2]", groups)
+	}
+}
