@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"hash/maphash"
+	"slices"
 
 	"github.com/agt-project/agt"
 )
@@ -41,6 +42,9 @@ type Consolidator struct {
 	// Window, when set, gives the context window of a session's model when
 	// none of its usage events names one (a session without usage).
 	Window func(model string) int64
+	// Group, when set, is told the keys of a group's units (the first one
+	// is the key its sessions are flushed with) before they are flushed.
+	Group func(units []string)
 
 	unitKey  func(path string) string
 	keep     bool
@@ -54,6 +58,7 @@ type Consolidator struct {
 	lastPath string // the last src.path seen and its unit key
 	lastKey  string
 	count    int
+	members  []string // keys of the units that joined the group
 	seed     maphash.Seed
 	copies   map[string]*copies // session → its records seen
 }
@@ -92,6 +97,8 @@ func (c *Consolidator) Add(evs []agt.Event) error {
 					return err
 				}
 				c.unit, c.started = c.cur, true
+			} else if c.cur != c.unit && !slices.Contains(c.members, c.cur) {
+				c.members = append(c.members, c.cur)
 			}
 		}
 		b := c.sessions[ev.Session]
@@ -133,8 +140,11 @@ func (c *Consolidator) Close() error { return c.finish() }
 func (c *Consolidator) Sessions() int { return c.count }
 
 func (c *Consolidator) finish() error {
-	order := c.order
-	c.order, c.sessions, c.copies = nil, map[string]*builder{}, map[string]*copies{}
+	order, members := c.order, c.members
+	c.order, c.sessions, c.copies, c.members = nil, map[string]*builder{}, map[string]*copies{}, nil
+	if c.Group != nil && len(order) > 0 {
+		c.Group(append([]string{c.unit}, members...))
+	}
 	for _, b := range order {
 		c.count++
 		t := b.transcript()

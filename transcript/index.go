@@ -43,18 +43,32 @@ type Index struct {
 	root    *os.Root
 	run     string
 	salt    string
-	pending map[string]string // unit → fingerprint of the run under way
-	owner   map[string]string // nameKey(file) → unit
-	seen    map[string]bool   // units recorded by this run
+	pending map[string]string   // unit → fingerprint of the run under way
+	inputs  map[string][]string // unit → its input paths, in the run under way
+	decided map[string]bool     // group → whether it was found fresh in this run
+	group   map[string]string   // unit → the unit whose group it belongs to
+	owner   map[string]string   // nameKey(file) → unit
+	seen    map[string]bool     // units recorded by this run
 	dirty   bool
 	since   int64 // bytes of output recorded since the last save
 	size    int64 // size of the index last saved
 }
 
-// IndexEntry is one unit's record.
+// IndexEntry is one unit's record: with the other units of its group (the
+// inputs of one session that were not read as one unit, joined when their
+// events were consolidated), which are skipped or converted with it.
 type IndexEntry struct {
-	Fingerprint string      `json:"fingerprint"`
-	Files       []IndexFile `json:"files"`
+	Fingerprint string        `json:"fingerprint"`
+	Files       []IndexFile   `json:"files"`
+	Inputs      []string      `json:"inputs,omitempty"`
+	Members     []IndexMember `json:"members,omitempty"`
+}
+
+// IndexMember is a unit of a group other than its first.
+type IndexMember struct {
+	Unit        string   `json:"unit"`
+	Inputs      []string `json:"inputs"`
+	Fingerprint string   `json:"fingerprint"`
 }
 
 // IndexFile is one file a unit gave, relative to the output folder.
@@ -98,7 +112,8 @@ func LoadIndex(root, salt string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	ix := &Index{Schema: indexSchema, root: r, run: RunTag(), salt: salt, Units: map[string]IndexEntry{}, pending: map[string]string{}, owner: map[string]string{}}
+	ix := &Index{Schema: indexSchema, root: r, run: RunTag(), salt: salt, Units: map[string]IndexEntry{}, pending: map[string]string{},
+		inputs: map[string][]string{}, decided: map[string]bool{}, group: map[string]string{}, owner: map[string]string{}}
 	b, err := r.ReadFile(IndexName)
 	if err == nil {
 		if agt.API.Unmarshal(b, ix) != nil || ix.Schema != indexSchema || ix.Units == nil {
@@ -112,6 +127,9 @@ func LoadIndex(root, salt string) (*Index, error) {
 	for unit, e := range ix.Units {
 		for _, f := range e.Files {
 			ix.owner[nameKey(f.Path)] = unit
+		}
+		for _, m := range e.Members {
+			ix.group[m.Unit] = unit
 		}
 	}
 	removeTemps(r)
@@ -164,21 +182,57 @@ func (ix *Index) Fingerprint(files []stage.Input) string {
 func (ix *Index) Note(unit string, files []stage.Input) {
 	fp := ix.Fingerprint(files)
 	ix.mu.Lock()
-	ix.pending[unit] = fp
+	ix.pending[unit], ix.inputs[unit], ix.decided[unit] = fp, inputPaths(files), false
 	ix.mu.Unlock()
 }
 
 // Fresh reports whether unit's files are unchanged since its files were
-// written, and those files are all still there, as they were written. When
-// not, the unit's fingerprint is kept for Done.
+// written, and those files are all still there, as they were written; for a
+// unit of a group, whether the whole group is (all of its units unchanged,
+// and the first not converted again in this run). When not, the unit's
+// fingerprint is kept for Done.
 func (ix *Index) Fresh(unit string, files []stage.Input) bool {
 	fp := ix.Fingerprint(files)
 	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.pending[unit], ix.inputs[unit] = fp, inputPaths(files)
+	key, own := unit, ""
 	e, ok := ix.Units[unit]
-	ix.pending[unit] = fp
-	ix.mu.Unlock()
-	if fp == "" || !ok || e.Fingerprint != fp || len(e.Files) == 0 {
+	if ok {
+		own = e.Fingerprint
+	} else if g := ix.group[unit]; g != "" {
+		key = g
+		e, ok = ix.Units[g]
+		for _, m := range e.Members {
+			if m.Unit == unit {
+				own = m.Fingerprint
+			}
+		}
+	}
+	if fp == "" || !ok || own != fp {
+		if key == unit {
+			ix.decided[unit] = false
+		}
 		return false
+	}
+	fresh, done := ix.decided[key]
+	if !done {
+		fresh = ix.groupFresh(e)
+		ix.decided[key] = fresh
+	}
+	return fresh
+}
+
+// groupFresh reports whether a recorded group is as it was: its units'
+// inputs unchanged, its files intact (ix.mu held).
+func (ix *Index) groupFresh(e IndexEntry) bool {
+	if e.Fingerprint == "" || len(e.Files) == 0 {
+		return false
+	}
+	for _, m := range e.Members {
+		if m.Fingerprint == "" || ix.Fingerprint(pathInputs(m.Inputs)) != m.Fingerprint {
+			return false
+		}
 	}
 	for _, f := range e.Files {
 		if !ix.intact(f) {
@@ -186,6 +240,22 @@ func (ix *Index) Fresh(unit string, files []stage.Input) bool {
 		}
 	}
 	return true
+}
+
+func inputPaths(files []stage.Input) []string {
+	p := make([]string, len(files))
+	for i, f := range files {
+		p[i] = f.Path
+	}
+	return p
+}
+
+func pathInputs(paths []string) []stage.Input {
+	in := make([]stage.Input, len(paths))
+	for i, p := range paths {
+		in[i] = stage.Input{Path: p}
+	}
+	return in
 }
 
 // intact reports whether f is in the folder as it was written.
@@ -235,18 +305,40 @@ func (ix *Index) OwnerSession(file string) (unit, session string) {
 // nameKey is the key of a file name among names that must not meet.
 func nameKey(name string) string { return strings.ToLower(name) }
 
-// Done records the files a unit wrote, all of them in place. A unit not
-// done (a read or write error) keeps only its claim on its names.
-func (ix *Index) Done(unit string, files []IndexFile, done bool) {
+// Done records the files a unit wrote, all of them in place, and the other
+// units of its group. A unit not done (a read or write error) keeps only
+// its claim on its names.
+func (ix *Index) Done(unit string, files []IndexFile, done bool, members []string) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	e := IndexEntry{Files: append([]IndexFile(nil), files...)}
+	e := IndexEntry{Files: append([]IndexFile(nil), files...), Inputs: ix.inputs[unit]}
 	if done {
 		e.Fingerprint = ix.pending[unit]
+	}
+	delete(ix.group, unit)
+	for _, m := range members {
+		ix.group[m] = unit
+		if prev, ok := ix.Units[m]; ok && m != unit { // m's record is its group's now
+			for _, f := range prev.Files {
+				if ix.owner[nameKey(f.Path)] == m {
+					delete(ix.owner, nameKey(f.Path))
+				}
+			}
+			delete(ix.Units, m)
+		}
+		fp, asked := ix.pending[m]
+		if !asked {
+			continue // read with a unit of the group that was (one unit of several files)
+		}
+		if fp == "" {
+			e.Fingerprint = ""
+		}
+		e.Members = append(e.Members, IndexMember{Unit: m, Inputs: ix.inputs[m], Fingerprint: fp})
 	}
 	old := ix.Units[unit]
 	if ix.seen[unit] { // the unit came back in this run (events piped in an odd order): both parts count
 		e.Files = append(e.Files, old.Files...)
+		e.Members = append(e.Members, old.Members...)
 		if old.Fingerprint == "" {
 			e.Fingerprint = ""
 		}

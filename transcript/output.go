@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -171,8 +172,10 @@ type Dir struct {
 	unit    string            // the unit under way and its files
 	files   []IndexFile
 	started bool
-	broken  bool   // a write of the unit under way failed
-	session string // the session being written
+	broken  bool     // a write of the unit under way failed
+	session string   // the session being written
+	members []string // the other units of the group under way
+	next    []string // the units of the group about to be flushed
 	count   int
 }
 
@@ -200,7 +203,10 @@ func (d *Dir) Transcripts() int { return d.count }
 func (d *Dir) Flush(unit string, t *Transcript, events []agt.Event) error {
 	if !d.started || unit != d.unit {
 		d.commit()
-		d.unit, d.started, d.files, d.broken = unit, true, nil, false
+		d.unit, d.started, d.files, d.broken, d.members = unit, true, nil, false, nil
+		if len(d.next) > 0 && d.next[0] == unit {
+			d.members = d.next[1:]
+		}
 	}
 	if err := d.flush(unit, t, events); err != nil {
 		d.broken = true
@@ -252,12 +258,24 @@ func (d *Dir) Close() error {
 	return d.root.Close()
 }
 
-// commit records the unit under way in the index.
+// Group is told the units of the group whose sessions come next (the
+// consolidator's Group): they are recorded with the first one, so that a
+// re-run skips or converts them together.
+func (d *Dir) Group(units []string) { d.next = units }
+
+// commit records the unit under way in the index, with the other units of
+// its group.
 func (d *Dir) commit() {
 	if !d.started || d.ix == nil || len(d.files) == 0 {
 		return
 	}
-	d.ix.Done(d.unit, d.files, !d.broken && (d.Failed == nil || !d.Failed(d.unit)))
+	ok := !d.broken
+	for _, u := range append([]string{d.unit}, d.members...) {
+		if d.Failed != nil && d.Failed(u) {
+			ok = false
+		}
+	}
+	d.ix.Done(d.unit, d.files, ok, d.members)
 	d.ix.saveSoon(d)
 }
 
@@ -289,8 +307,10 @@ func (d *Dir) mkdir(name string) error {
 // session's own name unless this run already wrote it or another unit owns
 // it in the index for another session, else the name with a hash of the
 // unit (and then of the session) added. A name another unit owns for the
-// same session (the session's inputs grouped otherwise: a copy added, a
-// larger copy first) is the session's: this unit takes it over.
+// same session is taken over when that unit is one of this group's (the
+// session's inputs grouped otherwise: a copy added, a larger copy first):
+// its records are in this transcript. A unit outside the group keeps its
+// file, so that nothing is overwritten with less.
 func (d *Dir) pick(unit, prov, stem, session string) string {
 	taken := func(s string) (string, bool) {
 		p := prov + "/" + s + ExtTranscript
@@ -298,7 +318,7 @@ func (d *Dir) pick(unit, prov, stem, session string) string {
 			return u, true
 		}
 		if d.ix != nil {
-			if u, s := d.ix.OwnerSession(p); u != "" && u != unit && (s == "" || s != session) {
+			if u, s := d.ix.OwnerSession(p); u != "" && u != unit && (s == "" || s != session || !slices.Contains(d.members, u)) {
 				return u, true
 			}
 		}

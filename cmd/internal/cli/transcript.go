@@ -123,7 +123,7 @@ be read, the output could not be written, or a data error under --strict,
 			d.Warn = func(msg string) { fmt.Fprintf(io.Err, "%s: %s\n", c.App.Name, msg) }
 		}
 		cons := transcript.NewConsolidator(provider.UnitKey, mode != transcript.LogOff, d.Flush)
-		cons.Window = n.Window
+		cons.Window, cons.Group = n.Window, d.Group
 		cfg.Sink = cons.Add
 		var bar *progress
 		if !cfg.Quiet && isTerminal(io.Err) {
