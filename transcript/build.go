@@ -16,6 +16,7 @@ type builder struct {
 	calls   map[string]callRef // event id of a tool call → where it is
 	native  map[string]callRef // stream NUL native tool id → the latest such call
 	bySrc   map[agt.Src]msgRef // source of an event → its message (usage attaches there)
+	byCall  map[string]msgRef  // stream NUL usage.message_id → the message holding that call's usage
 	models  map[string]int     // model → assistant messages using it
 	events  []agt.Event        // kept for stream logs only
 	keep    bool
@@ -159,6 +160,7 @@ func newBuilder(ev *agt.Event, keep bool) *builder {
 		calls:   map[string]callRef{},
 		native:  map[string]callRef{},
 		bySrc:   map[agt.Src]msgRef{},
+		byCall:  map[string]msgRef{},
 		models:  map[string]int{},
 		names:   map[string]string{},
 		keep:    keep,
@@ -252,17 +254,24 @@ func (b *builder) add(ev *agt.Event) {
 	}
 }
 
-// assistant returns the assistant message an event belongs to, opening a
-// new one when there is none, or when the model speaks again (text or
+// assistant returns the assistant message an event belongs to. A message is
+// one model call: a new one opens when there is none, when the open one
+// already has its call's usage (the call is over: the next assistant-side
+// event is another call's), or when the model speaks again (text or
 // reasoning) after results of its calls came back.
 func (c *conv) assistant(b *builder, ev *agt.Event, speaks bool) *Message {
-	if c.open >= 0 && !(speaks && c.answered) {
+	if c.open >= 0 && c.msgs[c.open].Usage == nil && !(speaks && c.answered) {
 		m := &c.msgs[c.open]
 		if m.Model == "" {
 			m.Model = b.name(ev.Model)
 		}
 		return m
 	}
+	return c.newAssistant(b, ev)
+}
+
+// newAssistant closes the open message and opens a new assistant message.
+func (c *conv) newAssistant(b *builder, ev *agt.Event) *Message {
 	c.close()
 	c.open = len(c.msgs)
 	c.lastAssistant = c.open
@@ -319,6 +328,13 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 	}
 }
 
+// usage attaches a call-scope usage event to the message of its call: the
+// message that already holds usage of the same message id (a correction of
+// its figures), else the message holding an event of the usage's source line,
+// else the open message, else the stream's last assistant message. A message
+// holds one call's usage: when the one found already has another's, the call
+// had no event of its own and gets a message of its own, empty but for its
+// usage. Run-scope usage counts in the totals only.
 func (b *builder) usage(c *conv, ev *agt.Event) {
 	u := ev.Usage
 	if u == nil {
@@ -329,14 +345,25 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 	if u.Scope != agt.ScopeCall {
 		return
 	}
-	ref, ok := b.bySrc[ev.Src]
-	if !ok && c.open >= 0 {
-		ref, ok = msgRef{c, c.open}, true
-	} else if !ok && c.lastAssistant >= 0 {
-		ref, ok = msgRef{c, c.lastAssistant}, true
+	key := ""
+	if u.MessageID != "" {
+		key = ev.Stream + "\x00" + u.MessageID
 	}
-	if !ok {
-		return
+	ref, ok := b.byCall[key]
+	if !ok || key == "" {
+		ref, ok = b.bySrc[ev.Src]
+		if !ok && c.open >= 0 {
+			ref, ok = msgRef{c, c.open}, true
+		} else if !ok && c.lastAssistant >= 0 {
+			ref, ok = msgRef{c, c.lastAssistant}, true
+		}
+		if !ok || ref.c.msgs[ref.msg].Usage != nil {
+			c.newAssistant(b, ev)
+			ref = msgRef{c, c.open}
+		}
+		if key != "" {
+			b.byCall[strings.Clone(key)] = ref
+		}
 	}
 	m := &ref.c.msgs[ref.msg]
 	if m.Usage == nil {
