@@ -43,6 +43,8 @@ type conv struct {
 	name string
 	msgs []Message
 	open int // index of the assistant message being built, -1 when none
+	// the message id (model call) of the open message, when its events name one
+	openID string
 	// index of the latest assistant message, -1 when none
 	lastAssistant int
 	answered      bool
@@ -102,7 +104,7 @@ func (c *conv) close() {
 			m.Reasoning = c.reasoning.take()
 		}
 	}
-	c.open = -1
+	c.open, c.openID = -1, ""
 }
 
 // arena holds copies of the bytes a transcript keeps from events, which
@@ -255,19 +257,38 @@ func (b *builder) add(ev *agt.Event) {
 }
 
 // assistant returns the assistant message an event belongs to. A message is
-// one model call: a new one opens when there is none, when the open one
-// already has its call's usage (the call is over: the next assistant-side
-// event is another call's), or when the model speaks again (text or
-// reasoning) after results of its calls came back.
+// one model call. Where events name their call (message_id), an event of
+// another call opens a new message. Elsewhere a new one opens when there is
+// none, when the open one already has its call's usage (the call is over: the
+// next assistant-side event is another call's), or when the model speaks
+// again (text or reasoning) after results of its calls came back.
 func (c *conv) assistant(b *builder, ev *agt.Event, speaks bool) *Message {
-	if c.open >= 0 && c.msgs[c.open].Usage == nil && !(speaks && c.answered) {
-		m := &c.msgs[c.open]
+	var m *Message
+	if c.open >= 0 && c.same(ev, speaks) {
+		m = &c.msgs[c.open]
 		if m.Model == "" {
 			m.Model = b.name(ev.Model)
 		}
-		return m
+	} else {
+		m = c.newAssistant(b, ev)
 	}
-	return c.newAssistant(b, ev)
+	if id := ev.MessageID; id != "" && c.openID == "" {
+		c.openID = strings.Clone(id)
+		// the call's usage finds its message by id; a call whose events
+		// come back after another's began keeps its first message
+		if k := ev.Stream + "\x00" + id; b.byCall[k] == (msgRef{}) {
+			b.byCall[k] = msgRef{c, c.open}
+		}
+	}
+	return m
+}
+
+// same tells whether ev belongs to the open message.
+func (c *conv) same(ev *agt.Event, speaks bool) bool {
+	if ev.MessageID != "" && c.openID != "" {
+		return ev.MessageID == c.openID
+	}
+	return c.msgs[c.open].Usage == nil && !(speaks && c.answered)
 }
 
 // newAssistant closes the open message and opens a new assistant message.

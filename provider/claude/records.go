@@ -189,7 +189,7 @@ func (c *ctx) assistant() {
 	if !c.p.live {
 		c.p.addCall(c.em, r, c.session, c.stream, c.ts)
 	}
-	ev := agt.Event{Model: m.Model}
+	ev := agt.Event{Model: m.Model, MessageID: m.ID}
 	if r.APIError || m.Model == "<synthetic>" {
 		ev.Meta = &agt.Meta{Type: "assistant", Subtype: "api_error"}
 	}
