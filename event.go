@@ -91,6 +91,8 @@ type Result struct {
 	Output   Raw    `json:"output,omitempty"`
 	IsError  bool   `json:"is_error"`
 	ExitCode *int   `json:"exit_code,omitempty"`
+	// DurationMS is how long the tool ran, where the log says so.
+	DurationMS *int64 `json:"duration_ms,omitempty"`
 }
 
 // Usage is the token usage of one model call (scope "call") or of one run

@@ -24,6 +24,7 @@ type builder struct {
 	last    string
 	mem     arena             // copies of the bytes kept from events
 	names   map[string]string // interned models, tool names and kinds
+	runs    *int64            // the sum of the durations result records state
 }
 
 type callRef struct {
@@ -344,6 +345,10 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 		ref.c.counts.ToolErrors++
 	}
 	tc.DurationMS = duration(ref.ts, ts)
+	if r.DurationMS != nil && *r.DurationMS >= 0 { // the log's own figure wins over its timestamps
+		d := *r.DurationMS
+		tc.DurationMS = &d
+	}
 	if ref.c.open == ref.msg {
 		ref.c.answered = true
 	}
@@ -415,6 +420,17 @@ func (b *builder) meta(m *agt.Meta) {
 	if m.Title != "" && m.Title != t.Title {
 		t.Title = strings.Clone(m.Title)
 	}
+	if m.Type == "result" && len(m.Data) > 0 {
+		var d struct {
+			Duration *int64 `json:"duration_ms"`
+		}
+		if agt.API.Unmarshal(m.Data, &d) == nil && d.Duration != nil && *d.Duration > 0 {
+			if b.runs == nil {
+				b.runs = new(int64)
+			}
+			*b.runs += *d.Duration
+		}
+	}
 }
 
 // transcript finishes the session's transcript.
@@ -423,6 +439,9 @@ func (b *builder) transcript() *Transcript {
 	t.Models = orEmpty(t.Models)
 	t.Model = top(b.models, t.Models)
 	t.StartedAt, t.EndedAt, t.DurationMS = b.first, b.last, duration(b.first, b.last)
+	if b.runs != nil { // the log's own figure wins over its timestamps
+		t.DurationMS = b.runs
+	}
 	t.Messages = []Message{}
 	t.Subagents = []Subagent{}
 	t.Usage.Scope = ScopeSession

@@ -63,14 +63,16 @@ type record struct {
 	Event           *struct {
 		Type string `json:"type"`
 	} `json:"event"`
-	TaskID     string                `json:"task_id"`
-	ToolUseID  string                `json:"tool_use_id"`
-	IsError    bool                  `json:"is_error"`
-	Result     raw                   `json:"result"`
-	Errors     []string              `json:"errors"`
-	TotalCost  *float64              `json:"total_cost_usd"`
-	Usage      *usage                `json:"usage"`
-	ModelUsage map[string]modelUsage `json:"modelUsage"`
+	TaskID      string                `json:"task_id"`
+	ToolUseID   string                `json:"tool_use_id"`
+	IsError     bool                  `json:"is_error"`
+	Result      raw                   `json:"result"`
+	Errors      []string              `json:"errors"`
+	TotalCost   *float64              `json:"total_cost_usd"`
+	Duration    *int64                `json:"duration_ms"`
+	DurationAPI *int64                `json:"duration_api_ms"`
+	Usage       *usage                `json:"usage"`
+	ModelUsage  map[string]modelUsage `json:"modelUsage"`
 }
 
 type message struct {

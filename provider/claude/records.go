@@ -328,7 +328,9 @@ func (c *ctx) result() {
 		IsError   bool     `json:"is_error"`
 		Errors    []string `json:"errors,omitempty"`
 		TotalCost *float64 `json:"total_cost_usd,omitempty"`
-	}{r.Subtype, r.IsError, r.Errors, r.TotalCost})
+		Duration  *int64   `json:"duration_ms,omitempty"`
+		API       *int64   `json:"duration_api_ms,omitempty"`
+	}{r.Subtype, r.IsError, r.Errors, r.TotalCost, r.Duration, r.DurationAPI})
 	ev := agt.Event{Kind: agt.KindMeta, Meta: &agt.Meta{Type: "result", Subtype: r.Subtype, Data: data}}
 	if r.IsError {
 		ev.Kind = agt.KindSystem
