@@ -270,7 +270,7 @@ func (c *ctx) userMeta() *agt.Meta {
 }
 
 func (c *ctx) toolResult(b block, suffix string) {
-	res := &agt.Result{ID: b.ToolUseID, Output: agt.Raw(b.Content), IsError: b.IsError}
+	res := &agt.Result{ID: b.ToolUseID, Output: agt.Raw(b.Content), IsError: b.IsError, DurationMS: c.d.duration}
 	if b.ToolUseID != "" {
 		k := c.session + "\x00" + b.ToolUseID
 		res.Call = c.p.calls[k]
