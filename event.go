@@ -31,6 +31,10 @@ const (
 const StreamMain = "main"
 
 // Event is one agt.event/1 record. Field order is the wire order.
+// MessageID is the provider's id of the model call (the message) an
+// assistant, reasoning or tool_call event belongs to, where the source names
+// it (Claude Code's message.id, Gemini CLI's message id): the message_id of
+// that call's usage.
 type Event struct {
 	Schema        string  `json:"schema"`
 	ID            string  `json:"id"`
@@ -45,6 +49,7 @@ type Event struct {
 	Kind          string  `json:"kind"`
 	Text          Raw     `json:"text,omitempty"`
 	Model         string  `json:"model,omitempty"`
+	MessageID     string  `json:"message_id,omitempty"` // the model call of an assistant-side event
 	Tool          *Tool   `json:"tool,omitempty"`
 	Result        *Result `json:"result,omitempty"`
 	Usage         *Usage  `json:"usage,omitempty"`
@@ -86,6 +91,8 @@ type Result struct {
 	Output   Raw    `json:"output,omitempty"`
 	IsError  bool   `json:"is_error"`
 	ExitCode *int   `json:"exit_code,omitempty"`
+	// DurationMS is how long the tool ran, where the log says so.
+	DurationMS *int64 `json:"duration_ms,omitempty"`
 }
 
 // Usage is the token usage of one model call (scope "call") or of one run

@@ -16,6 +16,7 @@ type builder struct {
 	calls   map[string]callRef // event id of a tool call → where it is
 	native  map[string]callRef // stream NUL native tool id → the latest such call
 	bySrc   map[agt.Src]msgRef // source of an event → its message (usage attaches there)
+	byCall  map[string]msgRef  // stream NUL usage.message_id → the message holding that call's usage
 	models  map[string]int     // model → assistant messages using it
 	events  []agt.Event        // kept for stream logs only
 	keep    bool
@@ -23,6 +24,7 @@ type builder struct {
 	last    string
 	mem     arena             // copies of the bytes kept from events
 	names   map[string]string // interned models, tool names and kinds
+	runs    *int64            // the sum of the durations result records state
 }
 
 type callRef struct {
@@ -42,6 +44,8 @@ type conv struct {
 	name string
 	msgs []Message
 	open int // index of the assistant message being built, -1 when none
+	// the message id (model call) of the open message, when its events name one
+	openID string
 	// index of the latest assistant message, -1 when none
 	lastAssistant int
 	answered      bool
@@ -101,7 +105,7 @@ func (c *conv) close() {
 			m.Reasoning = c.reasoning.take()
 		}
 	}
-	c.open = -1
+	c.open, c.openID = -1, ""
 }
 
 // arena holds copies of the bytes a transcript keeps from events, which
@@ -159,6 +163,7 @@ func newBuilder(ev *agt.Event, keep bool) *builder {
 		calls:   map[string]callRef{},
 		native:  map[string]callRef{},
 		bySrc:   map[agt.Src]msgRef{},
+		byCall:  map[string]msgRef{},
 		models:  map[string]int{},
 		names:   map[string]string{},
 		keep:    keep,
@@ -252,17 +257,43 @@ func (b *builder) add(ev *agt.Event) {
 	}
 }
 
-// assistant returns the assistant message an event belongs to, opening a
-// new one when there is none, or when the model speaks again (text or
-// reasoning) after results of its calls came back.
+// assistant returns the assistant message an event belongs to. A message is
+// one model call. Where events name their call (message_id), an event of
+// another call opens a new message. Elsewhere a new one opens when there is
+// none, when the open one already has its call's usage (the call is over: the
+// next assistant-side event is another call's), or when the model speaks
+// again (text or reasoning) after results of its calls came back.
 func (c *conv) assistant(b *builder, ev *agt.Event, speaks bool) *Message {
-	if c.open >= 0 && !(speaks && c.answered) {
-		m := &c.msgs[c.open]
+	var m *Message
+	if c.open >= 0 && c.same(ev, speaks) {
+		m = &c.msgs[c.open]
 		if m.Model == "" {
 			m.Model = b.name(ev.Model)
 		}
-		return m
+	} else {
+		m = c.newAssistant(b, ev)
 	}
+	if id := ev.MessageID; id != "" && c.openID == "" {
+		c.openID = strings.Clone(id)
+		// the call's usage finds its message by id; a call whose events
+		// come back after another's began keeps its first message
+		if k := ev.Stream + "\x00" + id; b.byCall[k] == (msgRef{}) {
+			b.byCall[k] = msgRef{c, c.open}
+		}
+	}
+	return m
+}
+
+// same tells whether ev belongs to the open message.
+func (c *conv) same(ev *agt.Event, speaks bool) bool {
+	if ev.MessageID != "" && c.openID != "" {
+		return ev.MessageID == c.openID
+	}
+	return c.msgs[c.open].Usage == nil && !(speaks && c.answered)
+}
+
+// newAssistant closes the open message and opens a new assistant message.
+func (c *conv) newAssistant(b *builder, ev *agt.Event) *Message {
 	c.close()
 	c.open = len(c.msgs)
 	c.lastAssistant = c.open
@@ -314,11 +345,22 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 		ref.c.counts.ToolErrors++
 	}
 	tc.DurationMS = duration(ref.ts, ts)
+	if r.DurationMS != nil && *r.DurationMS >= 0 { // the log's own figure wins over its timestamps
+		d := *r.DurationMS
+		tc.DurationMS = &d
+	}
 	if ref.c.open == ref.msg {
 		ref.c.answered = true
 	}
 }
 
+// usage attaches a call-scope usage event to the message of its call: the
+// message that already holds usage of the same message id (a correction of
+// its figures), else the message holding an event of the usage's source line,
+// else the open message, else the stream's last assistant message. A message
+// holds one call's usage: when the one found already has another's, the call
+// had no event of its own and gets a message of its own, empty but for its
+// usage. Run-scope usage counts in the totals only.
 func (b *builder) usage(c *conv, ev *agt.Event) {
 	u := ev.Usage
 	if u == nil {
@@ -332,14 +374,25 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 	if u.Scope != agt.ScopeCall {
 		return
 	}
-	ref, ok := b.bySrc[ev.Src]
-	if !ok && c.open >= 0 {
-		ref, ok = msgRef{c, c.open}, true
-	} else if !ok && c.lastAssistant >= 0 {
-		ref, ok = msgRef{c, c.lastAssistant}, true
+	key := ""
+	if u.MessageID != "" {
+		key = ev.Stream + "\x00" + u.MessageID
 	}
-	if !ok {
-		return
+	ref, ok := b.byCall[key]
+	if !ok || key == "" {
+		ref, ok = b.bySrc[ev.Src]
+		if !ok && c.open >= 0 {
+			ref, ok = msgRef{c, c.open}, true
+		} else if !ok && c.lastAssistant >= 0 {
+			ref, ok = msgRef{c, c.lastAssistant}, true
+		}
+		if !ok || ref.c.msgs[ref.msg].Usage != nil {
+			c.newAssistant(b, ev)
+			ref = msgRef{c, c.open}
+		}
+		if key != "" {
+			b.byCall[strings.Clone(key)] = ref
+		}
 	}
 	m := &ref.c.msgs[ref.msg]
 	if m.Usage == nil {
@@ -367,6 +420,17 @@ func (b *builder) meta(m *agt.Meta) {
 	if m.Title != "" && m.Title != t.Title {
 		t.Title = strings.Clone(m.Title)
 	}
+	if m.Type == "result" && len(m.Data) > 0 {
+		var d struct {
+			Duration *int64 `json:"duration_ms"`
+		}
+		if agt.API.Unmarshal(m.Data, &d) == nil && d.Duration != nil && *d.Duration > 0 {
+			if b.runs == nil {
+				b.runs = new(int64)
+			}
+			*b.runs += *d.Duration
+		}
+	}
 }
 
 // transcript finishes the session's transcript.
@@ -375,6 +439,9 @@ func (b *builder) transcript() *Transcript {
 	t.Models = orEmpty(t.Models)
 	t.Model = top(b.models, t.Models)
 	t.StartedAt, t.EndedAt, t.DurationMS = b.first, b.last, duration(b.first, b.last)
+	if b.runs != nil { // the log's own figure wins over its timestamps
+		t.DurationMS = b.runs
+	}
 	t.Messages = []Message{}
 	t.Subagents = []Subagent{}
 	t.Usage.Scope = ScopeSession

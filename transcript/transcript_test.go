@@ -49,7 +49,8 @@ func consolidate(t testing.TB, cfg provider.Config, paths ...string) ([]*transcr
 
 // TestCorpusTranscripts checks every corpus file: each session's usage is
 // the sum of its usage events, and tool calls are paired with their results
-// for at least 99.9% of the results in the log.
+// for at least 99.9% of the results in the log, and each model call is one
+// assistant message with its own usage (checkCalls).
 func TestCorpusTranscripts(t *testing.T) {
 	dir := providertest.CorpusDir(t)
 	ins, _ := stage.Expand([]string{dir}, nil, provider.Claim)
@@ -59,9 +60,10 @@ func TestCorpusTranscripts(t *testing.T) {
 			files = append(files, in.Path)
 		}
 	}
-	var results, paired int
+	var results, paired, calls int
 	for _, f := range files {
 		ts, evs := consolidate(t, provider.Config{}, f)
+		calls += checkCalls(t, f, ts, evs)
 		want := map[string]agt.Usage{}
 		callIDs := map[string]bool{}
 		for i := range evs {
@@ -104,7 +106,10 @@ func TestCorpusTranscripts(t *testing.T) {
 	if results == 0 || float64(paired) < 0.999*float64(results) {
 		t.Errorf("paired %d of %d results whose call is in the log", paired, results)
 	}
-	t.Logf("%d files, %d results with their call in the log, %d paired", len(files), results, paired)
+	if calls == 0 {
+		t.Error("no model call with usage in the corpus")
+	}
+	t.Logf("%d files, %d results with their call in the log, %d paired, %d model calls each one message", len(files), results, paired, calls)
 }
 
 // goldenSessions are real sessions of every provider (licensed copies in

@@ -63,14 +63,16 @@ type record struct {
 	Event           *struct {
 		Type string `json:"type"`
 	} `json:"event"`
-	TaskID     string                `json:"task_id"`
-	ToolUseID  string                `json:"tool_use_id"`
-	IsError    bool                  `json:"is_error"`
-	Result     raw                   `json:"result"`
-	Errors     []string              `json:"errors"`
-	TotalCost  *float64              `json:"total_cost_usd"`
-	Usage      *usage                `json:"usage"`
-	ModelUsage map[string]modelUsage `json:"modelUsage"`
+	TaskID      string                `json:"task_id"`
+	ToolUseID   string                `json:"tool_use_id"`
+	IsError     bool                  `json:"is_error"`
+	Result      raw                   `json:"result"`
+	Errors      []string              `json:"errors"`
+	TotalCost   *float64              `json:"total_cost_usd"`
+	Duration    *int64                `json:"duration_ms"`
+	DurationAPI *int64                `json:"duration_api_ms"`
+	Usage       *usage                `json:"usage"`
+	ModelUsage  map[string]modelUsage `json:"modelUsage"`
 }
 
 type message struct {
@@ -126,6 +128,7 @@ type decoded struct {
 	text      raw     // message.content when it is a string
 	mirror    *decoded
 	agentLink string // toolUseResult.agentId of a Task result
+	duration  *int64 // toolUseResult.durationMs (Glob, Grep) or totalDurationMs (Task)
 }
 
 func decodeRecord(line []byte) (*decoded, error) {
@@ -146,6 +149,16 @@ func decodeRecord(line []byte) (*decoded, error) {
 	if r := d.rec.ToolUseResult; len(r) > 0 && r[0] == '{' && bytes.Contains(r, []byte(`"agentId"`)) {
 		if n, e := sonic.Get(d.rec.ToolUseResult, "agentId"); e == nil {
 			d.agentLink, _ = n.String()
+		}
+	}
+	if r := d.rec.ToolUseResult; len(r) > 0 && r[0] == '{' && bytes.Contains(r, []byte(`urationMs"`)) {
+		for _, k := range [...]string{"durationMs", "totalDurationMs"} {
+			if n, e := sonic.Get(r, k); e == nil {
+				if v, e := n.Int64(); e == nil && v >= 0 {
+					d.duration = &v
+					break
+				}
+			}
 		}
 	}
 	return d, err

@@ -191,7 +191,7 @@ func (c *ctx) assistant() {
 	if !c.p.live {
 		c.p.addCall(c.em, r, c.session, c.stream, c.ts)
 	}
-	ev := agt.Event{Model: m.Model}
+	ev := agt.Event{Model: m.Model, MessageID: m.ID}
 	if r.APIError || m.Model == "<synthetic>" {
 		ev.Meta = &agt.Meta{Type: "assistant", Subtype: "api_error"}
 	}
@@ -274,7 +274,7 @@ func (c *ctx) userMeta() *agt.Meta {
 }
 
 func (c *ctx) toolResult(b block, suffix string) {
-	res := &agt.Result{ID: b.ToolUseID, Output: agt.Raw(b.Content), IsError: b.IsError}
+	res := &agt.Result{ID: b.ToolUseID, Output: agt.Raw(b.Content), IsError: b.IsError, DurationMS: c.d.duration}
 	if b.ToolUseID != "" {
 		k := c.session + "\x00" + b.ToolUseID
 		res.Call = c.p.calls[k]
@@ -332,7 +332,9 @@ func (c *ctx) result() {
 		IsError   bool     `json:"is_error"`
 		Errors    []string `json:"errors,omitempty"`
 		TotalCost *float64 `json:"total_cost_usd,omitempty"`
-	}{r.Subtype, r.IsError, r.Errors, r.TotalCost})
+		Duration  *int64   `json:"duration_ms,omitempty"`
+		API       *int64   `json:"duration_api_ms,omitempty"`
+	}{r.Subtype, r.IsError, r.Errors, r.TotalCost, r.Duration, r.DurationAPI})
 	ev := agt.Event{Kind: agt.KindMeta, Meta: &agt.Meta{Type: "result", Subtype: r.Subtype, Data: data}}
 	if r.IsError {
 		ev.Kind = agt.KindSystem

@@ -127,6 +127,9 @@ func (c *conv) resultOf(em *agt.Emitter, st *callState, id string, r agt.Result)
 				r.ExitCode = e.res.ExitCode
 			}
 			r.IsError = r.IsError || e.res.IsError
+			if r.DurationMS == nil {
+				r.DurationMS = e.res.DurationMS
+			}
 		}
 		st.done = true
 	} else {

@@ -183,7 +183,7 @@ func (c *conv) execEnd(em *agt.Emitter, it *item) {
 	if str(out) == "" {
 		out = it.Stdout
 	}
-	r := agt.Result{Output: out, ExitCode: it.ExitCode}
+	r := agt.Result{Output: out, ExitCode: it.ExitCode, DurationMS: it.Duration.ms()}
 	c.end(em, evMeta(it), it.CallID, "exec_command", it.in, r)
 }
 
@@ -220,7 +220,9 @@ func mcpResult(res agt.Raw) agt.Result {
 func mcpName(server, tool string) string { return "mcp__" + server + "__" + tool }
 
 func (c *conv) mcpEnd(em *agt.Emitter, it *item) {
-	c.end(em, evMeta(it), it.CallID, it.name, it.in, it.res)
+	r := it.res
+	r.DurationMS = it.Duration.ms()
+	c.end(em, evMeta(it), it.CallID, it.name, it.in, r)
 }
 
 func (c *conv) webSearchEnd(em *agt.Emitter, it *item) {

@@ -63,6 +63,7 @@ type item struct {
 	Kind             agt.Raw     `json:"kind"`
 	Info             *tokenInfo  `json:"info"`
 	ExitCode         *int        `json:"exit_code"`
+	Duration         *duration   `json:"duration"` // exec_command_end
 	Success          *bool       `json:"success"`
 	Invocation       *invocation `json:"invocation"`
 	Command          agt.Raw     `json:"command"`
@@ -263,4 +264,19 @@ func digits(s string) bool {
 		}
 	}
 	return true
+}
+
+// duration is a Rust Duration as Codex writes it.
+type duration struct {
+	Secs  int64 `json:"secs"`
+	Nanos int64 `json:"nanos"`
+}
+
+// ms is d in whole milliseconds; nil when d is absent or out of range.
+func (d *duration) ms() *int64 {
+	if d == nil || d.Secs < 0 || d.Nanos < 0 || d.Nanos >= 1e9 || d.Secs > 1<<40 {
+		return nil
+	}
+	v := d.Secs*1000 + d.Nanos/1e6
+	return &v
 }

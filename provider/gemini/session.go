@@ -318,6 +318,9 @@ func (p *sessionParser) message(em *agt.Emitter, m *record, final, quiet bool) {
 		if ev.TS == "" {
 			ev.TS = ts(m.Timestamp)
 		}
+		if kind == agt.KindAssistant && ev.Kind != agt.KindToolResult {
+			ev.MessageID = m.ID // the message_id of its usage
+		}
 		return em.Emit(ev, key, suffix)
 	}
 	model := ""
