@@ -94,3 +94,48 @@ func TestGroupDocuments(t *testing.T) {
 		t.Fatalf("groups of %v files, want [1 2]", groups)
 	}
 }
+
+// TestGroupExports: copies of an OpenCode export document (pretty-printed,
+// its session id in "info" at its start) are one group wherever they are,
+// the larger copy first, so that one transcript holds the session.
+func TestGroupExports(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "opencode", "bestcodes__0c-360aa9943d-0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	line := `{"type":"user","uuid":"u1","sessionId":"s2","timestamp":"2026-01-15T10:00:00Z","message":{"role":"user","content":"hello"}}` + "\n"
+	files := map[string][]byte{
+		"a/export.json":  src,
+		"b/other.jsonl":  []byte(line),
+		"c/backup.json":  append(append([]byte{}, src...), "\n\n"...), // a larger copy
+		"d/unknown.json": []byte(`{"info":{"id":"nope"}}`),
+	}
+	var ins []stage.Input
+	for _, name := range []string{"a/export.json", "b/other.jsonl", "c/backup.json", "d/unknown.json"} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, files[name], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, stage.FileInput(p))
+	}
+	var groups []string
+	cfg := provider.Config{Quiet: true, Skip: func(unit string, fs []stage.Input) bool {
+		var names []string
+		for _, f := range fs {
+			r, _ := filepath.Rel(dir, f.Path)
+			names = append(names, r)
+		}
+		groups = append(groups, strings.Join(names, " "))
+		return true
+	}}
+	if _, err := provider.Parse(context.Background(), cfg, ins, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(groups, "\n")
+	want := "b/other.jsonl\nc/backup.json a/export.json\nd/unknown.json"
+	if got != want {
+		t.Errorf("groups:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -53,9 +53,16 @@ var (
 // isExport reports whether b opens an export document: an object whose first
 // member is "info", an object with a "ses_…" id.
 func isExport(b []byte) bool {
+	_, ok := exportID(b)
+	return ok
+}
+
+// exportID is the session id of the export document b opens (b may be cut
+// anywhere after it): the "ses_…" id of its first member, "info".
+func exportID(b []byte) (string, bool) {
 	b = bytes.TrimLeft(b, " \t\r\n\ufeff")
 	s := docscan.New(b)
-	found := false
+	var id []byte
 	err := s.Members(func(key []byte, _ int) error {
 		if string(key) != `"info"` {
 			return errNot
@@ -65,10 +72,9 @@ func isExport(b []byte) bool {
 				_, err := value(s)
 				return err
 			}
-			id, err := s.Quoted()
+			lit, err := s.Quoted()
 			if err == nil {
-				found = bytes.HasPrefix(id, []byte(`"ses_`))
-				err = errFound
+				id, err = lit, errFound
 			}
 			return err
 		})
@@ -77,5 +83,21 @@ func isExport(b []byte) bool {
 		}
 		return err
 	})
-	return err == errFound && found
+	if err != errFound || !bytes.HasPrefix(id, []byte(`"ses_`)) {
+		return "", false
+	}
+	v, err := docscan.Unquote(id)
+	return v, err == nil
+}
+
+// Identify names the session of an export document from its first block
+// (h.Doc, which may be cut anywhere): the id of its "info", so that copies
+// of one session (an export beside a backup of it) are read as one group.
+// Live output is left to its parser.
+func (Provider) Identify(format string, h agt.Head) (session string, member, ok bool) {
+	if format != FormatExport || h.Doc == nil {
+		return "", false, false
+	}
+	id, ok := exportID(h.Doc)
+	return id, false, ok
 }
