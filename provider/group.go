@@ -196,6 +196,11 @@ func reopenable(in stage.Input) (int64, bool) {
 // native session it holds ("" when the head does not tell), and whether it
 // is a member file.
 func identify(cfg Config, forced Provider, in stage.Input) (prov, session string, member bool) {
+	defer func() { // a provider that panics on a head does not tell; the read proper reports it
+		if recover() != nil {
+			prov, session, member = "", "", false
+		}
+	}()
 	if in.Walk != "" && strings.HasSuffix(in.Path, ".db") {
 		return "", "", false
 	}
