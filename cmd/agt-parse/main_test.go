@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // build compiles agt-parse for the process-level tests.
@@ -61,7 +62,7 @@ func TestProcess(t *testing.T) {
 			t.Fatal(err)
 		}
 		io.WriteString(w, line)
-		time.Sleep(200 * time.Millisecond)
+		waitRead(t, w)
 		cmd.Process.Signal(syscall.SIGINT)
 		done := make(chan error)
 		go func() { done <- cmd.Wait() }()
@@ -79,6 +80,30 @@ func TestProcess(t *testing.T) {
 			t.Errorf("unexpected output %q", stdout.String())
 		}
 	})
+}
+
+// waitRead waits until the process reading the pipe w has read what was
+// written to it: the filters read only once their signal handlers are in
+// place, so a signal sent then is theirs to handle (sent before, on a
+// loaded machine where start-up is slow, it would end the process by
+// default).
+func waitRead(t *testing.T, w io.Writer) {
+	f, ok := w.(*os.File)
+	if !ok {
+		time.Sleep(200 * time.Millisecond)
+		return
+	}
+	for start := time.Now(); time.Since(start) < 20*time.Second; time.Sleep(5 * time.Millisecond) {
+		var n int32
+		if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TIOCINQ, uintptr(unsafe.Pointer(&n))); e != 0 {
+			time.Sleep(200 * time.Millisecond)
+			return
+		}
+		if n == 0 {
+			return
+		}
+	}
+	t.Fatal("the process never read its input")
 }
 
 // TestPipes checks that a pipe named as a path, a FIFO or /dev/fd/N (what
