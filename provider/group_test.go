@@ -29,30 +29,7 @@ func TestGroupSessions(t *testing.T) {
 		"c/agent-2.jsonl": line("s3", "d1", `,"isSidechain":true,"agentId":"2"`),
 		"d/agent-3.jsonl": line("s1", "e1", `,"isSidechain":true,"agentId":"3"`),
 	}
-	var ins []stage.Input
-	for _, name := range []string{"a/s1.jsonl", "other/s2.jsonl", "b/s1.jsonl", "a/agent-1.jsonl", "c/agent-2.jsonl", "d/agent-3.jsonl"} {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(files[name]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ins = append(ins, stage.FileInput(p))
-	}
-	var groups []string
-	cfg := provider.Config{Quiet: true, Skip: func(unit string, fs []stage.Input) bool {
-		var names []string
-		for _, f := range fs {
-			r, _ := filepath.Rel(dir, f.Path)
-			names = append(names, r)
-		}
-		u, _ := filepath.Rel(dir, unit)
-		groups = append(groups, u+": "+strings.Join(names, " "))
-		return true
-	}}
-	if _, err := provider.Parse(context.Background(), cfg, ins, io.Discard, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	got := strings.Join(groups, "\n")
+	got := readGroups(t, dir, files, "a/s1.jsonl", "other/s2.jsonl", "b/s1.jsonl", "a/agent-1.jsonl", "c/agent-2.jsonl", "d/agent-3.jsonl")
 	want := strings.Join([]string{
 		"other/s2.jsonl: other/s2.jsonl",
 		"c/agent-2.jsonl: c/agent-2.jsonl",
@@ -105,17 +82,29 @@ func TestGroupExports(t *testing.T) {
 	}
 	dir := t.TempDir()
 	line := `{"type":"user","uuid":"u1","sessionId":"s2","timestamp":"2026-01-15T10:00:00Z","message":{"role":"user","content":"hello"}}` + "\n"
-	files := map[string][]byte{
-		"a/export.json":  src,
-		"b/other.jsonl":  []byte(line),
-		"c/backup.json":  append(append([]byte{}, src...), "\n\n"...), // a larger copy
-		"d/unknown.json": []byte(`{"info":{"id":"nope"}}`),
+	files := map[string]string{
+		"a/export.json":  string(src),
+		"b/other.jsonl":  line,
+		"c/backup.json":  string(src) + "\n\n", // a larger copy
+		"d/unknown.json": `{"info":{"id":"nope"}}`,
 	}
+	got := readGroups(t, dir, files, "a/export.json", "b/other.jsonl", "c/backup.json", "d/unknown.json")
+	want := "b/other.jsonl: b/other.jsonl\nc/backup.json: c/backup.json a/export.json\nd/unknown.json: d/unknown.json"
+	if got != want {
+		t.Errorf("groups:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// readGroups writes files below dir and parses the named ones in order,
+// skipping every group: it returns the groups Skip was asked about, a line
+// each, "UNIT: FILES…", relative to dir.
+func readGroups(t *testing.T, dir string, files map[string]string, names ...string) string {
+	t.Helper()
 	var ins []stage.Input
-	for _, name := range []string{"a/export.json", "b/other.jsonl", "c/backup.json", "d/unknown.json"} {
+	for _, name := range names {
 		p := filepath.Join(dir, name)
 		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, files[name], 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(files[name]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		ins = append(ins, stage.FileInput(p))
@@ -127,15 +116,12 @@ func TestGroupExports(t *testing.T) {
 			r, _ := filepath.Rel(dir, f.Path)
 			names = append(names, r)
 		}
-		groups = append(groups, strings.Join(names, " "))
+		u, _ := filepath.Rel(dir, unit)
+		groups = append(groups, u+": "+strings.Join(names, " "))
 		return true
 	}}
 	if _, err := provider.Parse(context.Background(), cfg, ins, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	got := strings.Join(groups, "\n")
-	want := "b/other.jsonl\nc/backup.json a/export.json\nd/unknown.json"
-	if got != want {
-		t.Errorf("groups:\n%s\nwant:\n%s", got, want)
-	}
+	return strings.Join(groups, "\n")
 }
