@@ -44,6 +44,10 @@ type Config struct {
 	Skip func(unit string, files []stage.Input) bool
 	// Progress, when set, is called after each batch is written.
 	Progress func(st Stats)
+	// Flush, when set with Sink, is called whenever the Sink has been given
+	// every batch ready so far, so that what it wrote reaches its reader
+	// without waiting for more input.
+	Flush func() error
 }
 
 // Stats counts what a run read and wrote. Ignored counts the walked files
@@ -116,30 +120,68 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 			return st, fmt.Errorf("unknown provider %q", cfg.Provider)
 		}
 	}
-	g := stage.NewGroup(ctx)
+	// When ctx is cancelled (an interrupt), reading stops and what was read
+	// is still converted and written: the stages after the reader watch
+	// only the group's own failures. A read from a pipe or a terminal
+	// cannot be cancelled, so the reader runs outside the group and is left
+	// behind when it is blocked.
+	g := stage.NewGroup(context.WithoutCancel(ctx))
 	var skipped atomic.Int64
 	ign := &ignored{}
 	read := make(chan *batch, n)
-	g.Go(func(ctx context.Context) error {
-		defer close(read)
-		for _, g := range groupUnits(ctx, cfg, forced, Units(inputs)) {
-			if cfg.Skip != nil {
-				var files []stage.Input
-				for _, u := range g {
-					files = append(files, u.files...)
+	rctx, rcancel := context.WithCancel(g.Context())
+	defer rcancel()
+	stopRead := context.AfterFunc(ctx, rcancel)
+	defer stopRead()
+	raw := make(chan *batch)
+	var readErr error
+	go func() {
+		defer close(raw)
+		readErr = func(ctx context.Context) error {
+			for _, g := range groupUnits(ctx, cfg, forced, Units(inputs)) {
+				if cfg.Skip != nil {
+					var files []stage.Input
+					for _, u := range g {
+						files = append(files, u.files...)
+					}
+					if cfg.Skip(UnitKey(agt.PathText(g[0].files[0].Path)), files) { // the group as events name it (src.path of its first unit)
+						skipped.Add(int64(len(g)))
+						continue
+					}
 				}
-				if cfg.Skip(UnitKey(agt.PathText(g[0].files[0].Path)), files) { // the group as events name it (src.path of its first unit)
-					skipped.Add(int64(len(g)))
-					continue
+				for _, u := range g {
+					if err := readUnit(ctx, cfg, forced, u, ign, raw); err != nil {
+						return err
+					}
 				}
 			}
-			for _, u := range g {
-				if err := readUnit(ctx, cfg, forced, u, ign, read); err != nil {
-					return err
+			return nil
+		}(rctx)
+	}()
+	g.Go(func(gctx context.Context) error {
+		defer close(read)
+		for {
+			select {
+			case b, ok := <-raw:
+				if !ok {
+					if ctx.Err() != nil {
+						return nil
+					}
+					return readErr
 				}
+				select {
+				case read <- b:
+				case <-gctx.Done():
+					return nil
+				case <-ctx.Done():
+					return nil
+				}
+			case <-gctx.Done():
+				return nil
+			case <-ctx.Done():
+				return nil // interrupted: what was read goes on
 			}
 		}
-		return nil
 	})
 	decoded := stage.Map(g.Context(), read, n, decode)
 	applied := make(chan *batch, n)
@@ -156,8 +198,17 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 		return nil
 	})
 	encoded := stage.Map(g.Context(), applied, n, func(b *batch) *batch { return encode(b, cfg.Transform, cfg.Sink == nil) })
-	g.Go(func(ctx context.Context) error {
+	g.Go(func(gctx context.Context) error {
 		out := stage.NewWriter(w)
+		flush := func() error {
+			if cfg.Sink != nil {
+				if cfg.Flush != nil {
+					return cfg.Flush()
+				}
+				return nil
+			}
+			return out.Flush()
+		}
 		warned := map[string]bool{}
 		for b := range encoded {
 			for _, m := range b.warnings {
@@ -203,8 +254,19 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 				st.Skipped = skipped.Load()
 				cfg.Progress(st)
 			}
+			if len(encoded) == 0 { // nothing else is ready: what was written goes out now
+				if err := flush(); err != nil {
+					return err
+				}
+			}
 		}
-		if err := ctx.Err(); err != nil {
+		if err := gctx.Err(); err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil { // interrupted: the reader may still run
+			if err := flush(); err != nil {
+				return err
+			}
 			return err
 		}
 		// the reader is done (read is closed before encoded)
@@ -315,18 +377,22 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, ign *ig
 		}
 		br := stage.NewBlockReader(rc)
 		br.SetLimit(cfg.MaxLine, agt.MaxLineText)
+		br.SetStream(stage.IsStream(rc))
 		size := firstBlock
 		for first := true; ; first = false {
 			lines, rerr := br.Next(size)
 			size = batchBytes
-			b := &batch{u: u, path: in.Path, first: br.Line() - int64(len(lines)) + 1, lines: lines}
-			for _, l := range br.Long() {
-				b.bytes += l.Size - int64(len(lines[l.Index]))
-				b.setBad(l.Index, fmt.Errorf("line of %d bytes is longer than the limit of %d bytes (--max-line): only its head is kept", l.Size, cfg.MaxLine))
+			b := &batch{u: u, path: in.Path, first: br.Line() - int64(len(lines)) + 1}
+			b.add(br, lines, cfg.MaxLine)
+			// a stream's first lines may come one by one: the head is
+			// read until it tells the input's provider and format
+			for first && br.Stream() && rerr == nil && !headReady(b) {
+				lines, rerr = br.Next(size)
+				b.add(br, lines, cfg.MaxLine)
 			}
 			if first {
-				if len(lines) > 0 && b.bad[0] == nil { // a UTF-8 byte order mark is not content
-					lines[0] = bytes.TrimPrefix(lines[0], []byte("\ufeff"))
+				if len(b.lines) > 0 && b.bad[0] == nil { // a UTF-8 byte order mark is not content
+					b.lines[0] = bytes.TrimPrefix(b.lines[0], []byte("\ufeff"))
 				}
 				if i == 0 || u.parser == nil {
 					var head agt.Head
@@ -362,6 +428,14 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, ign *ig
 			if rerr != nil {
 				break
 			}
+			if br.Stream() { // its lines go on now: the next may be long in coming
+				err := send(last)
+				last = nil
+				if err != nil {
+					rc.Close()
+					return err
+				}
+			}
 		}
 		rc.Close()
 	}
@@ -370,6 +444,36 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, ign *ig
 	}
 	last.end = true
 	return send(last)
+}
+
+// add appends lines just read by br to b, marking those longer than the
+// limit.
+func (b *batch) add(br *stage.BlockReader, lines [][]byte, maxLine int) {
+	off := len(b.lines)
+	for _, l := range br.Long() {
+		b.bytes += l.Size - int64(len(lines[l.Index]))
+		b.setBad(off+l.Index, fmt.Errorf("line of %d bytes is longer than the limit of %d bytes (--max-line): only its head is kept", l.Size, maxLine))
+	}
+	b.lines = append(b.lines, lines...)
+}
+
+// headReady tells whether the lines of a stream's first batch b are enough
+// to detect its provider and format as readHead and detect do: a provider
+// recognises them, they are headLines non-blank lines, or the first opens a
+// JSON document (read whole by readHead).
+func headReady(b *batch) bool {
+	var h agt.Head
+	for i, line := range b.lines {
+		t := trimSpace(line)
+		if len(t) == 0 || b.bad[i] != nil {
+			continue
+		}
+		if len(h.Lines) == 0 && len(b.bad) == 0 && (t[0] == '{' || t[0] == '[') && !agt.API.Valid(t) {
+			return true
+		}
+		h.Lines = append(h.Lines, t)
+	}
+	return len(h.Lines) >= headLines || len(h.Lines) > 0 && (isEvents(h) || recognised(h))
 }
 
 // readHead takes the first non-blank lines of an input from its first batch

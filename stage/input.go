@@ -61,7 +61,7 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 	var errs []error
 	for _, a := range args {
 		if a == StdinPath {
-			ins = append(ins, Input{Path: StdinPath, Open: func() (io.ReadCloser, error) { return io.NopCloser(stdin), nil }})
+			ins = append(ins, Input{Path: StdinPath, Open: func() (io.ReadCloser, error) { return stdinReader{stdin}, nil }})
 			continue
 		}
 		st, err := os.Stat(a)
@@ -148,4 +148,17 @@ func walkable(p string) bool {
 		}
 	}
 	return false
+}
+
+// stdinReader is standard input, which a run does not close. It is a stream
+// unless it is a regular file (`agt-parse < file`).
+type stdinReader struct{ io.Reader }
+
+func (stdinReader) Close() error { return nil }
+
+func (s stdinReader) Stream() bool {
+	if f, ok := s.Reader.(*os.File); ok {
+		return IsStream(f)
+	}
+	return true
 }

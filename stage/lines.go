@@ -3,6 +3,7 @@ package stage
 import (
 	"bytes"
 	"io"
+	"os"
 )
 
 // BlockReader reads an input in blocks of whole lines: each block is read
@@ -23,6 +24,7 @@ type BlockReader struct {
 	long    []Long // long lines of the last block
 	scratch []byte // where the rest of a long line is read and dropped
 	cutLast bool   // the last line returned is a long line a read error ended
+	stream  bool   // lines arrive over time: hand them on at a short read
 }
 
 // Long is a line longer than the limit: Index is its place in the lines
@@ -40,6 +42,31 @@ func NewBlockReader(r io.Reader) *BlockReader { return &BlockReader{r: r} }
 // line is kept (at most max).
 func (b *BlockReader) SetLimit(max, head int) {
 	b.max, b.head = max, min(head, max)
+}
+
+// SetStream tells that the input's lines arrive over time (a pipe, a
+// terminal, a socket): Next then returns the whole lines it has as soon as a
+// read returns less than it asked for, instead of waiting for a fair block.
+// A regular file's short read is its end, or nearly, so it batches as
+// before.
+func (b *BlockReader) SetStream(on bool) { b.stream = on }
+
+// Stream reports whether SetStream was set.
+func (b *BlockReader) Stream() bool { return b.stream }
+
+// IsStream tells whether r delivers its input over time: a file that is not
+// a regular file (a pipe, a terminal, a socket, a device), or a reader with
+// a Stream method that says so. Other readers (archive members, decompressed
+// files) are read in full blocks.
+func IsStream(r io.Reader) bool {
+	switch s := r.(type) {
+	case interface{ Stream() bool }:
+		return s.Stream()
+	case *os.File:
+		st, err := s.Stat()
+		return err != nil || !st.Mode().IsRegular()
+	}
+	return false
 }
 
 // Line is the number of the last line returned, 1-based.
@@ -78,6 +105,7 @@ func (b *BlockReader) Next(size int) ([][]byte, error) {
 	var longs []longAt
 	scanned := 0   // bytes of buf looked at for line ends
 	lineStart := 0 // offset of the line being read: after the last line end
+	short := false // the last read returned less than asked for
 	for {
 		if j := bytes.LastIndexByte(buf[scanned:], '\n'); j >= 0 {
 			lineStart = scanned + j + 1
@@ -98,8 +126,8 @@ func (b *BlockReader) Next(size int) ([][]byte, error) {
 			buf = append(buf, after...)
 			continue
 		}
-		if b.err != nil || lineStart > 0 && len(buf) >= size/2 {
-			break // whole lines and a fair block, or the end
+		if b.err != nil || lineStart > 0 && (len(buf) >= size/2 || short && b.stream) {
+			break // whole lines and a fair block (or all a stream has), or the end
 		}
 		if len(buf) == cap(buf) { // a line longer than the block
 			c := 2 * cap(buf)
@@ -111,6 +139,7 @@ func (b *BlockReader) Next(size int) ([][]byte, error) {
 			buf = grown
 		}
 		n, err := b.r.Read(buf[len(buf):cap(buf)])
+		short = n < cap(buf)-len(buf)
 		buf = buf[:len(buf)+n]
 		if err != nil {
 			b.err = err

@@ -59,6 +59,12 @@ Exit status: 0 done, 1 an input could not be read or a data error under
 				}
 				return nil
 			}
+			cfg.Flush = func() error { // a live run's lines go out as they come
+				if err := sum.Flush(); err != nil {
+					return err
+				}
+				return w.Flush()
+			}
 		}
 		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
 		if err == nil && sum != nil {

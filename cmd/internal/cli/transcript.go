@@ -80,6 +80,7 @@ be read, the output could not be written, or a data error under --strict,
 			cons := transcript.NewConsolidator(provider.UnitKey, false, transcript.Lines(w))
 			cons.Window = n.Window
 			cfg.Sink = cons.Add
+			cfg.Flush = w.Flush
 			st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
 			if err == nil {
 				err = cons.Close()
