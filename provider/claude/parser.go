@@ -67,6 +67,11 @@ func figuresOf(u *agt.Usage) figures {
 	return figures{u.Input, u.CacheRead, u.CacheWrite, u.CacheWrite1h, u.Output, u.Reasoning}
 }
 
+// usage is f as usage figures.
+func (f figures) usage() *agt.Usage {
+	return &agt.Usage{Input: f.input, CacheRead: f.cacheRead, CacheWrite: f.cacheWrite, CacheWrite1h: f.cacheWrite1h, Output: f.output, Reasoning: f.reasoning}
+}
+
 func newParser(live bool, opts agt.Options) *parser {
 	return &parser{
 		live:      live,
@@ -271,16 +276,10 @@ func (p *parser) correct(em *agt.Emitter, r *record, session, stream, ts, key st
 		return
 	}
 	p.closed[h] = now
-	d := u
-	d.Input -= was.input
-	d.CacheRead -= was.cacheRead
-	d.CacheWrite -= was.cacheWrite
-	d.CacheWrite1h -= was.cacheWrite1h
-	d.Output -= was.output
-	d.Reasoning -= was.reasoning
+	d := diff(&u, was.usage())
 	d.Scope, d.MessageID = agt.ScopeCall, key
 	d.Sum()
-	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: session, Stream: stream, TS: ts, Model: r.Message.Model, Usage: &d}, key, "usage\x00"+r.RequestID+"\x00"+em.Key())
+	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: session, Stream: stream, TS: ts, Model: r.Message.Model, Usage: d}, key, "usage\x00"+r.RequestID+"\x00"+em.Key())
 }
 
 // usageOf takes the figures of a line's usage.
