@@ -422,6 +422,7 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, ign *ig
 				b.readErr = &agt.Diag{Src: src, Text: "unreadable: " + rerr.Error(), IO: true}
 			}
 			if err := flush(b); err != nil {
+				br.Close()
 				rc.Close()
 				return err
 			}
@@ -432,11 +433,13 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, ign *ig
 				err := send(last)
 				last = nil
 				if err != nil {
+					br.Close()
 					rc.Close()
 					return err
 				}
 			}
 		}
+		br.Close()
 		rc.Close()
 	}
 	if last == nil {

@@ -49,7 +49,23 @@ func (b *BlockReader) SetLimit(max, head int) {
 // read returns less than it asked for, instead of waiting for a fair block.
 // A regular file's short read is its end, or nearly, so it batches as
 // before.
-func (b *BlockReader) SetStream(on bool) { b.stream = on }
+//
+// A stream is read ahead by a goroutine of its own (see prefetch), so that
+// a short read means that nothing more has come yet: Close stops it.
+func (b *BlockReader) SetStream(on bool) {
+	if on && !b.stream {
+		b.r = newPrefetch(b.r)
+	}
+	b.stream = on
+}
+
+// Close stops the reading ahead of a stream (see SetStream). It does not
+// close the input.
+func (b *BlockReader) Close() {
+	if p, ok := b.r.(*prefetch); ok {
+		p.Close()
+	}
+}
 
 // Stream reports whether SetStream was set.
 func (b *BlockReader) Stream() bool { return b.stream }

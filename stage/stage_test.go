@@ -3,9 +3,11 @@ package stage
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -197,5 +199,55 @@ func TestBlockReaderLongCut(t *testing.T) {
 	}
 	if err != boom || strings.Join(got, "|") != "a|zzz" || br.Stopped() != 2 {
 		t.Errorf("lines %q, err %v, stopped at %d", got, err, br.Stopped())
+	}
+}
+
+// TestPrefetch: a stream read ahead hands out a line at once while its
+// writer waits, keeps the order of everything else however it is cut, and
+// ends with the stream's error.
+func TestPrefetch(t *testing.T) {
+	pr, pw := io.Pipe()
+	br := NewBlockReader(pr)
+	br.SetStream(true)
+	defer br.Close()
+	go pw.Write([]byte("one\n"))
+	lines, err := br.Next(1 << 20)
+	if err != nil || len(lines) != 1 || string(lines[0]) != "one" {
+		t.Fatalf("first line alone: %q, %v", lines, err)
+	}
+	const n = 1 << 14
+	go func() {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "%d\n", i)
+			if i%1000 == 999 { // writes of all sizes, some cutting lines
+				pw.Write([]byte(b.String()[:b.Len()/2]))
+				pw.Write([]byte(b.String()[b.Len()/2:]))
+				b.Reset()
+			}
+		}
+		pw.Write([]byte(b.String()))
+		pw.CloseWithError(errors.New("boom"))
+	}()
+	var got []string
+	for {
+		lines, err := br.Next(1 << 20)
+		for _, l := range lines {
+			got = append(got, string(l))
+		}
+		if err != nil {
+			if err.Error() != "boom" {
+				t.Fatalf("end: %v, want boom", err)
+			}
+			break
+		}
+	}
+	if len(got) != n {
+		t.Fatalf("%d lines, want %d", len(got), n)
+	}
+	for i, l := range got {
+		if l != strconv.Itoa(i) {
+			t.Fatalf("line %d is %q", i, l)
+		}
 	}
 }

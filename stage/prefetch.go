@@ -1,0 +1,116 @@
+package stage
+
+import (
+	"io"
+	"sync"
+)
+
+// prefetch reads a stream ahead in a goroutine of its own, so that a read
+// can tell what is there now from what is still to come: Read returns
+// everything already read, up to the size asked, and blocks only when
+// nothing is. A short Read therefore means "nothing more for now", whatever
+// the size of the stream's own reads (a pipe hands out at most its buffer,
+// 64 KiB on Linux, however fast its writer is).
+//
+// This is what lets a stream be batched by its consumer's pace: while the
+// stages after the reader are busy, the goroutine keeps reading (up to
+// maxAhead buffers), and the next batch takes all of it; while they wait,
+// each line goes on alone.
+type prefetch struct {
+	full chan chunk  // read, not yet taken
+	free chan []byte // taken, for reuse
+	cur  chunk       // being taken
+	off  int         // bytes of cur taken
+	stop chan struct{}
+	once sync.Once
+}
+
+type chunk struct {
+	b   []byte
+	err error
+}
+
+// Sizes of the reads ahead: a read that fills its buffer doubles the next
+// one, up to maxChunk; a quiet stream (a live run, a followed file) holds
+// one small buffer.
+const (
+	minChunk = 4 << 10
+	maxChunk = 256 << 10
+	maxAhead = 8 // buffers read ahead: at most maxAhead×maxChunk bytes
+)
+
+func newPrefetch(r io.Reader) *prefetch {
+	p := &prefetch{
+		full: make(chan chunk, maxAhead),
+		free: make(chan []byte, maxAhead),
+		stop: make(chan struct{}),
+	}
+	go p.run(r)
+	return p
+}
+
+func (p *prefetch) run(r io.Reader) {
+	size := minChunk
+	for {
+		var buf []byte
+		select {
+		case buf = <-p.free:
+		default:
+		}
+		if cap(buf) < size {
+			buf = make([]byte, size)
+		}
+		n, err := r.Read(buf[:size])
+		if n == size && size < maxChunk {
+			size *= 2
+		}
+		if n == 0 && err == nil {
+			continue
+		}
+		select {
+		case p.full <- chunk{buf[:n], err}:
+		case <-p.stop:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Read copies what was read ahead into dst; it waits only while nothing is.
+func (p *prefetch) Read(dst []byte) (int, error) {
+	n := 0
+	for n < len(dst) {
+		if p.off < len(p.cur.b) {
+			k := copy(dst[n:], p.cur.b[p.off:])
+			n += k
+			p.off += k
+			continue
+		}
+		if p.cur.err != nil {
+			return n, p.cur.err
+		}
+		if p.cur.b != nil {
+			select {
+			case p.free <- p.cur.b[:0]:
+			default:
+			}
+			p.cur = chunk{}
+		}
+		if n == 0 {
+			p.cur = <-p.full
+		} else {
+			select {
+			case p.cur = <-p.full:
+			default:
+				return n, nil
+			}
+		}
+		p.off = 0
+	}
+	return n, nil
+}
+
+// Close stops reading ahead (a read under way is left to end by itself).
+func (p *prefetch) Close() { p.once.Do(func() { close(p.stop) }) }
