@@ -459,8 +459,8 @@ func (b *batch) add(br *stage.BlockReader, lines [][]byte, maxLine int) {
 
 // headReady tells whether the lines of a stream's first batch b are enough
 // to detect its provider and format as readHead and detect do: a provider
-// recognises them, they are headLines non-blank lines, or the first opens a
-// JSON document (read whole by readHead).
+// recognises them for good (not Tentative), they are headLines non-blank
+// lines, or the first opens a JSON document (read whole by readHead).
 func headReady(b *batch) bool {
 	var h agt.Head
 	for i, line := range b.lines {
@@ -473,7 +473,7 @@ func headReady(b *batch) bool {
 		}
 		h.Lines = append(h.Lines, t)
 	}
-	return len(h.Lines) >= headLines || len(h.Lines) > 0 && (isEvents(h) || recognised(h))
+	return len(h.Lines) >= headLines || len(h.Lines) > 0 && (isEvents(h) || recognised(h) && !tentative(h))
 }
 
 // readHead takes the first non-blank lines of an input from its first batch
