@@ -110,6 +110,35 @@ func dueLines(t *testing.T, app App, data, whole []byte, args ...string) func(li
 	t.Helper()
 	lines := inputLines(data)
 	due := parserDue(t, lines)
+	head := int64(len(lines))
+	if due == nil { // no provider: detection waits for the head's lines
+		n := 0
+		for i, l := range lines {
+			if len(bytes.TrimSpace(l)) > 0 {
+				if n++; n == 5 {
+					head = int64(i + 1)
+					break
+				}
+			}
+		}
+	} else {
+		head = headEnd(t, app, lines, whole, args...)
+	}
+	t.Logf("%d lines; the head's events are due after line %d; the parser holds the events of %d lines", len(lines), head, len(due))
+	return func(line int64) int64 {
+		d := max(line, due[line])
+		if line <= head {
+			d = max(d, head)
+		}
+		return d
+	}
+}
+
+// headEnd is the first line after which the events of the first line with
+// events are the whole run's, found by running app on growing prefixes of
+// the input; the last line when none is.
+func headEnd(t *testing.T, app App, lines [][]byte, whole []byte, args ...string) int64 {
+	t.Helper()
 	var first int64
 	var firstEvs [][]byte
 	for _, l := range outputLines(whole) {
@@ -120,7 +149,6 @@ func dueLines(t *testing.T, app App, data, whole []byte, args ...string) func(li
 		first = ev.Src.Line
 		firstEvs = append(firstEvs, l)
 	}
-	head := int64(len(lines))
 	for k := max(first, 1); k < int64(len(lines)); k++ {
 		var evs [][]byte
 		for _, l := range outputLines(runApp(t, app, bytes.Join(lines[:k], nil), args...)) {
@@ -129,30 +157,10 @@ func dueLines(t *testing.T, app App, data, whole []byte, args ...string) func(li
 			}
 		}
 		if slices.EqualFunc(evs, firstEvs, bytes.Equal) {
-			head = k
-			break
+			return k
 		}
 	}
-	if due == nil { // no provider: detection waits for the head's lines
-		head = int64(len(lines))
-		n := 0
-		for i, l := range lines {
-			if len(bytes.TrimSpace(l)) > 0 {
-				if n++; n == 5 {
-					head = int64(i + 1)
-					break
-				}
-			}
-		}
-	}
-	t.Logf("%d lines; the head's events are due after line %d; the parser holds the events of %d lines", len(lines), head, len(due))
-	return func(line int64) int64 {
-		d := max(line, due[line])
-		if line <= head {
-			d = max(d, head)
-		}
-		return d
-	}
+	return int64(len(lines))
 }
 
 // parserDue feeds the lines one at a time to the parser and emitter of the
