@@ -405,7 +405,7 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, ign *ig
 					}
 					var big *docTooBig
 					if errors.As(rerr, &big) { // its error event only
-						u.parser, u.em = unclaimed{}, agt.NewEmitter("unknown", "unknown", cfg.Opts)
+						u.parser, u.em = unclaimed{}, unclaimedEmitter(in.Path, cfg.Opts)
 					} else {
 						u.detect(cfg, forced, in.Path, head, b)
 					}
@@ -462,8 +462,8 @@ func (b *batch) add(br *stage.BlockReader, lines [][]byte, maxLine int) {
 
 // headReady tells whether the lines of a stream's first batch b are enough
 // to detect its provider and format as readHead and detect do: a provider
-// recognises them, they are headLines non-blank lines, or the first opens a
-// JSON document (read whole by readHead).
+// recognises them for good (not Tentative), they are headLines non-blank
+// lines, or the first opens a JSON document (read whole by readHead).
 func headReady(b *batch) bool {
 	var h agt.Head
 	for i, line := range b.lines {
@@ -476,7 +476,7 @@ func headReady(b *batch) bool {
 		}
 		h.Lines = append(h.Lines, t)
 	}
-	return len(h.Lines) >= headLines || len(h.Lines) > 0 && (isEvents(h) || recognised(h))
+	return len(h.Lines) >= headLines || len(h.Lines) > 0 && (isEvents(h) || recognised(h) && !tentative(h))
 }
 
 // readHead takes the first non-blank lines of an input from its first batch
@@ -544,7 +544,7 @@ func (u *unit) detect(cfg Config, forced Provider, path string, head agt.Head, b
 			b.diags = append(b.diags, agt.Diag{Src: agt.Src{Path: path}, Text: "no provider recognises this input; its records are kept as unknown events", Data: true})
 		}
 		u.parser = unclaimed{}
-		u.em = agt.NewEmitter("unknown", "unknown", cfg.Opts)
+		u.em = unclaimedEmitter(path, cfg.Opts)
 		return
 	}
 	u.parser = p.NewParser(format, cfg.Opts)
@@ -765,6 +765,15 @@ func safeFinish(p agt.Parser, em *agt.Emitter) {
 // unclaimed keeps every record of an input no provider recognises as an
 // unknown event.
 type unclaimed struct{}
+
+// unclaimedEmitter is the emitter of an input no provider recognises: no
+// record of it names a session, so its events go to the session named after
+// the file at once rather than wait for one.
+func unclaimedEmitter(path string, opts agt.Options) *agt.Emitter {
+	em := agt.NewEmitter("unknown", "unknown", opts)
+	em.Session(agt.FallbackSession(agt.PathText(path)))
+	return em
+}
 
 func (unclaimed) Decode(rec []byte) (any, error) {
 	var v struct{}

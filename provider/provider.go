@@ -38,6 +38,15 @@ type Grouper interface {
 	Owner(path string) string
 }
 
+// Tentative is implemented by providers whose Sniff may name another
+// format once more lines are read: Tentative reports a head whose format
+// the next line can still change (a Pi session header opens a session file
+// and `pi --mode json` output alike). A stream's head is read on while it
+// holds; a file's head is all it has.
+type Tentative interface {
+	Tentative(head agt.Head) bool
+}
+
 var registry = []Provider{
 	claude.Provider{},
 	codex.Provider{},
@@ -79,6 +88,14 @@ func Detect(head agt.Head) (Provider, string) {
 		}
 	}
 	return nil, ""
+}
+
+// tentative tells whether the provider and format detected from head may
+// change with its next line.
+func tentative(head agt.Head) bool {
+	p, _ := Detect(head)
+	t, ok := p.(Tentative)
+	return ok && t.Tentative(head)
 }
 
 // Claimer is implemented by providers whose sessions live in a folder or a

@@ -43,6 +43,29 @@ func TestSniff(t *testing.T) {
 	}
 }
 
+// TestTentative: a lone result line is claude-json only when nothing
+// follows, so a stream's head waits for its next line; other heads are
+// final.
+func TestTentative(t *testing.T) {
+	const result = `{"type":"result","subtype":"success","session_id":"s"}`
+	cases := []struct {
+		name string
+		h    agt.Head
+		want bool
+	}{
+		{"result alone", providertest.Head(result), true},
+		{"result and more", providertest.Head(result, `{"type":"system","subtype":"init","session_id":"s","model":"m"}`), false},
+		{"stream init", providertest.Head(`{"type":"system","subtype":"init","session_id":"s","model":"m"}`), false},
+		{"session record", providertest.Head(`{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}`), false},
+		{"result document", agt.Head{Doc: []byte(result)}, false},
+	}
+	for _, c := range cases {
+		if got := (claude.Provider{}).Tentative(c.h); got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 // TestSubagentGroup reads a 2.1.x session folder: the subagent file is read
 // with its session, a progress mirror and the subagent's own copy of a
 // message count once, with the largest output.

@@ -83,3 +83,10 @@ func isMetaType(t string) bool {
 	}
 	return false
 }
+
+// Tentative reports a head of one result line: the whole output of
+// --output-format json, or the first line read of a stream-json stream
+// (one joined late), which its next line tells apart.
+func (p Provider) Tentative(h agt.Head) bool {
+	return h.Doc == nil && len(h.Lines) == 1 && p.Sniff(h) == FormatJSON
+}

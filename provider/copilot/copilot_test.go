@@ -137,6 +137,33 @@ func TestSniff(t *testing.T) {
 	}
 }
 
+// TestTentative: session events that show neither session.start nor a sign
+// of the live stream may be the live stream's beginning; a start, an
+// ephemeral event, the result line or a legacy document settle it.
+func TestTentative(t *testing.T) {
+	const (
+		user  = `{"type":"user.message","data":{"content":"hi"},"id":"e1","timestamp":"t","parentId":"e0"}`
+		start = `{"type":"session.start","data":{"sessionId":"s","version":1,"producer":"copilot-agent"},"id":"e0","timestamp":"t","parentId":null}`
+		eph   = `{"type":"session.skills_loaded","ephemeral":true,"data":{"skills":[]},"id":"e2","timestamp":"t","parentId":"e1"}`
+	)
+	cases := []struct {
+		name string
+		h    agt.Head
+		want bool
+	}{
+		{"events without start", providertest.Head(user), true},
+		{"session start", providertest.Head(start, user), false},
+		{"ephemeral event next", providertest.Head(user, eph), false},
+		{"legacy on one line", providertest.Head(`{"sessionId":"s","startTime":"t","chatMessages":[],"timeline":[]}`), false},
+		{"no event", providertest.Head(`{"type":"init","timestamp":"t","session_id":"s","model":"m"}`), false},
+	}
+	for _, c := range cases {
+		if got := (copilot.Provider{}).Tentative(c.h); got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 // checkLines checks that every non-blank line of path yields an event, that
 // no event is unknown and that results are linked to their calls.
 func checkLines(t *testing.T, path string, evs []agt.Event) {

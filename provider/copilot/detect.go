@@ -28,8 +28,35 @@ func (Provider) Sniff(head agt.Head) string {
 	if isLegacy(head.Lines[0]) {
 		return FormatLegacy
 	}
-	var start, live, event bool
-	for _, line := range head.Lines {
+	start, live, event := signs(head.Lines)
+	switch {
+	case start:
+		return FormatSession
+	case live:
+		return FormatJSON
+	case event:
+		return FormatSession
+	}
+	return ""
+}
+
+// Tentative reports a head of session events that shows neither
+// session.start nor a sign of the live stream: read as copilot-session, it
+// may be the live stream's beginning (whose first events need not be
+// ephemeral), so a stream's head is read on.
+func (Provider) Tentative(head agt.Head) bool {
+	if head.Doc != nil || len(head.Lines) == 0 || isLegacy(head.Lines[0]) {
+		return false
+	}
+	start, live, event := signs(head.Lines)
+	return event && !start && !live
+}
+
+// signs tells what the lines show: a session.start or session.resume, a
+// sign of the live stream (an ephemeral event, the result line), other
+// session events.
+func signs(lines [][]byte) (start, live, event bool) {
+	for _, line := range lines {
 		var v struct {
 			Type      string  `json:"type"`
 			Data      agt.Raw `json:"data"`
@@ -54,15 +81,7 @@ func (Provider) Sniff(head agt.Head) string {
 			event = true
 		}
 	}
-	switch {
-	case start:
-		return FormatSession
-	case live:
-		return FormatJSON
-	case event:
-		return FormatSession
-	}
-	return ""
+	return start, live, event
 }
 
 // isEvent reports whether a record is a Copilot session event: a data

@@ -145,3 +145,14 @@ func (Provider) Sniff(head agt.Head) string {
 	}
 	return ""
 }
+
+// Tentative reports a head that is a session header alone: it opens a
+// session file (entries follow) and `pi --mode json` output (agent events
+// follow) alike, so its format is known only from the next line.
+func (Provider) Tentative(head agt.Head) bool {
+	if head.Doc != nil || len(head.Lines) != 1 {
+		return false
+	}
+	var l sniffLine
+	return agt.API.Unmarshal(head.Lines[0], &l) == nil && l.header()
+}

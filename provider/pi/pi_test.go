@@ -59,6 +59,30 @@ func TestSniff(t *testing.T) {
 	}
 }
 
+// TestTentative: a session header alone is tentative (a session file and
+// json mode output both open with it); with its next line, or as a head of
+// anything else, detection is final.
+func TestTentative(t *testing.T) {
+	const header = `{"type":"session","version":3,"id":"019f4e6f-89f2-7f82-9bf9-a4790d571aa6","timestamp":"2026-07-10T23:49:20.498Z","cwd":"/w"}`
+	cases := []struct {
+		name string
+		h    agt.Head
+		want bool
+	}{
+		{"header alone", providertest.Head(header), true},
+		{"header and entry", providertest.Head(header, `{"type":"model_change","id":"a","parentId":null,"timestamp":"2026-07-10T23:49:21.990Z","modelId":"m"}`), false},
+		{"header and agent event", providertest.Head(header, `{"type":"agent_start"}`), false},
+		{"rpc response", providertest.Head(`{"id":"req-1","type":"response","command":"prompt","success":true}`), false},
+		{"entry alone", providertest.Head(`{"type":"model_change","id":"a","parentId":null,"timestamp":"2026-07-10T23:49:21.990Z","modelId":"m"}`), false},
+		{"document", agt.Head{Doc: []byte(header)}, false},
+	}
+	for _, c := range cases {
+		if got := (pi.Provider{}).Tentative(c.h); got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 // readHead reads the head of a file as the pipeline does: its first five
 // non-blank lines, or the whole file when it is one JSON document.
 func readHead(t *testing.T, path string) agt.Head {

@@ -5,12 +5,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/providertest"
 )
 
@@ -18,18 +22,30 @@ import (
 // never comes): it is no measure of latency, which the test does not bound.
 const hangGuard = 60 * time.Second
 
-// liveInputs are the inputs the live test feeds line by line: live
-// captures of several providers' --json output, and Claude Code session logs
-// of the repository. Corpus captures are skipped without the corpus.
+// liveInputs are the inputs the live test feeds line by line: Claude Code
+// session logs of the repository, and records no provider recognises.
 func liveInputs(t *testing.T) map[string]string {
 	ins := map[string]string{}
 	claude, _ := filepath.Glob(filepath.Join(providertest.RepoRoot(t), "testdata", "claude", "*.jsonl"))
 	for _, p := range claude {
 		ins["session/"+filepath.Base(p)] = p
 	}
+	// records of no agent: kept as unknown events, which need wait for
+	// nothing once the head is read
+	unknown := filepath.Join(t.TempDir(), "records.jsonl")
+	var recs []byte
+	for i := range 8 {
+		recs = fmt.Appendf(recs, "{\"n\":%d}\n", i)
+	}
+	if err := os.WriteFile(unknown, recs, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ins["unknown/records.jsonl"] = unknown
 	return ins
 }
 
+// liveCorpus are the live captures of several providers' --json output in
+// the corpus (none without the corpus).
 func liveCorpus(t *testing.T) map[string]string {
 	ins := map[string]string{}
 	for _, f := range []string{"claude-stream-json", "codex-exec-json", "gemini-stream-json", "copilot-json", "opencode-run-json", "pi-json", "pi-rpc", "acp"} {
@@ -41,18 +57,18 @@ func liveCorpus(t *testing.T) map[string]string {
 	return ins
 }
 
-// notYetLive are inputs that do not yet stream line by line, and why: the
-// issue's remaining work. They are left out of the live test.
-var notYetLive = map[string]string{
-	"copilot-json": "line 1's events do not come out alone (not yet investigated)",
-	"pi-json":      "line 1's events do not come out alone, or the output differs (not yet investigated)",
-	"gemini-stream-json/gen__gemini-cli-0.61.0__tools.jsonl": "an event held until a later line (not yet investigated)",
-	"acp":    "its first line alone does not tell the provider: detection waits for more lines",
-	"pi-rpc": "its first line alone does not tell the provider: detection waits for more lines",
-	"gemini-stream-json/gen__gemini-cli-0.61.0__tool-errors.jsonl": "line 3's event is held until a later line (cause not yet found)",
-	"session/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl":  "its first line alone does not tell the provider: detection waits for more lines",
-	"session/codeinsights__malformed.jsonl":                        "its first line alone does not tell the provider: detection waits for more lines",
-	"session/entirecli__32-2452abbddc-0.jsonl":                     "its first line alone does not tell the provider: detection waits for more lines",
+// notYetLive are inputs that do not yet stream line by line, and why. They
+// are left out of the live test. None is left: an input whose events wait
+// legitimately is tested with what it waits for (see dueLines).
+var notYetLive = map[string]string{}
+
+// heldBy names the formats whose parser holds a line's events until a later
+// line, and why: the content of those events depends on that line. Any
+// other hold is a failure, but the emitter's: events wait for the line that
+// names their session (their ids derive from it), in every format.
+var heldBy = map[string]string{
+	"gemini-stream-json": "consecutive assistant delta chunks are one assistant event: the run's events wait for the line after it",
+	"acp":                "consecutive message chunks are one message, and a tool call waits for the update that fills its input: their events wait for the line that ends the run or completes the call",
 }
 
 // liveEvent is what the live test reads of an output event.
@@ -63,22 +79,165 @@ type liveEvent struct {
 	} `json:"src"`
 }
 
-// waited counts, per input line, the events a live run must have written
-// once that line is in, before the next one is sent: the events whose
-// src.line is the line, but usage events, which wait until their model call
-// is final (a Claude Code session names a call's usage when the next call
-// starts). The counts come from the run over the whole input; the last line
-// is not waited for (what the end of input completes is checked by
-// comparing the whole outputs).
-func waited(t *testing.T, out []byte) map[int64]int {
-	n := map[int64]int{}
-	for _, l := range bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n")) {
-		var ev liveEvent
-		if err := json.Unmarshal(l, &ev); err != nil {
-			t.Fatalf("output line %.200s: %v", l, err)
+// inputLines splits data into lines as the live test sends them.
+func inputLines(data []byte) [][]byte {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// dueLines tells, per input line, the line after which a live run of app
+// must have written that line's events (usage events left out, see
+// waited). An event is due after its own line, but
+//
+//   - the head: detection reads a stream until its provider and format are
+//     known for good, so the events of the first lines are due once the
+//     first line's events are final. That line is found by running app on
+//     growing prefixes of the input: the first prefix whose run gives the
+//     first line's events as the whole run does. An input no provider
+//     recognises is detected after five non-blank lines (or its end).
+//   - the parser: the provider's parser and emitter are fed the lines one
+//     at a time as agt-parse feeds them; an event they release only after a
+//     later line is due then. Such a hold must be the emitter's (waiting for
+//     the line that names the session) or one of heldBy's: another fails
+//     the test.
+//
+// The last line is not waited for: what the end of the input completes is
+// checked by comparing the whole outputs.
+func dueLines(t *testing.T, app App, data, whole []byte, args ...string) func(line int64) int64 {
+	t.Helper()
+	lines := inputLines(data)
+	due := parserDue(t, lines)
+	head := int64(len(lines))
+	if due == nil { // no provider: detection waits for the head's lines
+		n := 0
+		for i, l := range lines {
+			if len(bytes.TrimSpace(l)) > 0 {
+				if n++; n == 5 {
+					head = int64(i + 1)
+					break
+				}
+			}
 		}
-		if ev.Kind != "usage" {
-			n[ev.Src.Line]++
+	} else {
+		head = headEnd(t, app, lines, whole, args...)
+	}
+	t.Logf("%d lines; the head's events are due after line %d; the parser holds the events of %d lines", len(lines), head, len(due))
+	return func(line int64) int64 {
+		d := max(line, due[line])
+		if line <= head {
+			d = max(d, head)
+		}
+		return d
+	}
+}
+
+// headEnd is the first line after which the events of the first line with
+// events are the whole run's, found by running app on growing prefixes of
+// the input; the last line when none is.
+func headEnd(t *testing.T, app App, lines [][]byte, whole []byte, args ...string) int64 {
+	t.Helper()
+	var first int64
+	var firstEvs [][]byte
+	for _, l := range outputLines(whole) {
+		ev := decodeLive(t, l)
+		if ev.Kind == "usage" || ev.Src.Line <= 0 || first > 0 && ev.Src.Line != first {
+			continue
+		}
+		first = ev.Src.Line
+		firstEvs = append(firstEvs, l)
+	}
+	for k := max(first, 1); k < int64(len(lines)); k++ {
+		var evs [][]byte
+		for _, l := range outputLines(runApp(t, app, bytes.Join(lines[:k], nil), args...)) {
+			if ev := decodeLive(t, l); ev.Kind != "usage" && ev.Src.Line == first {
+				evs = append(evs, l)
+			}
+		}
+		if slices.EqualFunc(evs, firstEvs, bytes.Equal) {
+			return k
+		}
+	}
+	return int64(len(lines))
+}
+
+// parserDue feeds the lines one at a time to the parser and emitter of the
+// provider and format detected from the input's head (as for a file), and
+// returns the lines whose (non-usage) events come out only after a later
+// line, with that line; nil when no provider recognises the input. A hold
+// that is not the emitter's wait for the session nor one of heldBy's fails
+// the test.
+func parserDue(t *testing.T, lines [][]byte) map[int64]int64 {
+	t.Helper()
+	var head agt.Head
+	for _, l := range lines {
+		if l = bytes.TrimSpace(l); len(l) > 0 && len(head.Lines) < 5 {
+			head.Lines = append(head.Lines, l)
+		}
+	}
+	p, format := provider.Detect(head)
+	if p == nil {
+		return nil
+	}
+	opts := agt.Options{}
+	parser, em := p.NewParser(format, opts), agt.NewEmitter(p.Name(), format, opts)
+	due := map[int64]int64{}
+	for i, l := range lines {
+		k := int64(i + 1)
+		named := em.Current() != ""
+		if l = bytes.TrimSpace(l); len(l) > 0 {
+			em.At(agt.Src{Path: "-", Line: k}, agt.Raw(l))
+			v, err := parser.Decode(l)
+			if err != nil {
+				em.Errorf("%v", err)
+			}
+			if v != nil {
+				parser.Apply(em, v)
+			}
+		}
+		evs, _ := em.Take()
+		session := !named && em.Current() != "" // this line names the session
+		for _, ev := range evs {
+			if ev.Kind == agt.KindUsage || ev.Src.Line >= k || ev.Src.Line <= 0 {
+				continue
+			}
+			if _, ok := heldBy[format]; !ok && !session {
+				t.Errorf("the %s parser holds the events of line %d until line %d: a parser holds an event only when a later line changes it (then name the format in heldBy, with why)", format, ev.Src.Line, k)
+			}
+			due[ev.Src.Line] = max(due[ev.Src.Line], k)
+		}
+	}
+	return due
+}
+
+func outputLines(out []byte) [][]byte {
+	if len(out) == 0 {
+		return nil
+	}
+	return bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n"))
+}
+
+func decodeLive(t *testing.T, l []byte) liveEvent {
+	t.Helper()
+	var ev liveEvent
+	if err := json.Unmarshal(l, &ev); err != nil {
+		t.Fatalf("output line %.200s: %v", l, err)
+	}
+	return ev
+}
+
+// waited counts, per input line, the events a live run must have written
+// once that line is in, before the next one is sent: the events due then
+// (see dueLines), but usage events, which wait until their model call is
+// final (a Claude Code session names a call's usage when the next call
+// starts). The counts come from the run over the whole input.
+func waited(t *testing.T, out []byte, due func(int64) int64) map[int64]int {
+	n := map[int64]int{}
+	for _, l := range outputLines(out) {
+		if ev := decodeLive(t, l); ev.Kind != "usage" {
+			n[due(ev.Src.Line)]++
 		}
 	}
 	return n
@@ -118,7 +277,8 @@ func TestLiveLineByLine(t *testing.T) {
 					}
 					args := append([]string{"-q"}, f.args...)
 					whole := runApp(t, f.app, data, args...)
-					liveOut := runLive(t, f.app, data, waited(t, whole), args...)
+					due := dueLines(t, f.app, data, whole, args...)
+					liveOut := runLive(t, f.app, data, waited(t, whole, due), due, args...)
 					if !bytes.Equal(liveOut, whole) {
 						t.Errorf("fed line by line, the output differs from the whole input's:\n live  %.300s\n whole %.300s", liveOut, whole)
 					}
@@ -131,9 +291,9 @@ func TestLiveLineByLine(t *testing.T) {
 }
 
 // runLive runs app on a pipe fed one line of data at a time: after line k
-// (but the last) it waits until want[k] events of line k (not counting
+// (but the last) it waits until the want[k] events due then (not counting
 // usage) have been read from the app's stdout. It returns the whole output.
-func runLive(t *testing.T, app App, data []byte, want map[int64]int, args ...string) []byte {
+func runLive(t *testing.T, app App, data []byte, want map[int64]int, due func(int64) int64, args ...string) []byte {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -170,7 +330,7 @@ func runLive(t *testing.T, app App, data []byte, want map[int64]int, args ...str
 				return
 			}
 			if ev.Kind != "usage" {
-				seen <- progress{ev.Src.Line, nil, nil}
+				seen <- progress{due(ev.Src.Line), nil, nil}
 			}
 		}
 	}()
@@ -183,19 +343,16 @@ func runLive(t *testing.T, app App, data []byte, want map[int64]int, args ...str
 			select {
 			case p := <-seen:
 				if p.line < 0 {
-					t.Fatalf("output ended before the events of line %d (%d of %d read): %v %s", k, got[k], want[k], p.err, errb.String())
+					t.Fatalf("output ended before the events due after line %d (%d of %d read): %v %s", k, got[k], want[k], p.err, errb.String())
 				}
 				got[p.line]++
 			case <-guard.C:
 				inW.Close()
-				t.Fatalf("line %d sent: %d of its %d events came out before the hang guard (%v): the filter holds its output back", k, got[k], want[k], hangGuard)
+				t.Fatalf("line %d sent: %d of the %d events due then came out before the hang guard (%v): the filter holds its output back", k, got[k], want[k], hangGuard)
 			}
 		}
 	}
-	lines := bytes.SplitAfter(data, []byte("\n"))
-	if len(lines[len(lines)-1]) == 0 {
-		lines = lines[:len(lines)-1]
-	}
+	lines := inputLines(data)
 	for i, l := range lines {
 		if _, err := inW.Write(l); err != nil {
 			t.Fatal(err)
