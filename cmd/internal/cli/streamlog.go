@@ -4,7 +4,6 @@ import (
 	"os"
 
 	"github.com/agt-project/agt"
-	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/stage"
 	"github.com/agt-project/agt/transcript"
 	"github.com/urfave/cli/v2"
@@ -23,14 +22,18 @@ when NO_COLOR is set.
 Examples:
    claude -p "fix it" --output-format stream-json --verbose | agt-streamlog
    agt-streamlog --mode raw rollout.jsonl > rollout.stream.jsonl
+   agt-streamlog -f ~/.claude/projects/-home-me-app/   # the running session and its subagents, live
 
-Exit status: 0 done, 1 an input could not be read or a data error under
---strict, 2 usage error, 130 interrupted.`)
+`+followHelp+`
+
+Exit status: 0 done (or following ended), 1 an input could not be read or a
+data error under --strict, 2 usage error, 130 interrupted.`)
 	app.ArgsUsage = "[PATH...]"
 	app.Flags = append(inputFlags(),
 		&cli.StringFlag{Name: "mode", Value: transcript.LogSummary, Usage: "raw (every event as JSONL) or summary (readable lines)"},
 	)
 	app.Flags = append(app.Flags, normalizeFlags()...)
+	app.Flags = append(app.Flags, followFlags()...)
 	app.Action = func(c *cli.Context) error {
 		cfg, err := parseConfig(c)
 		if err != nil {
@@ -45,6 +48,10 @@ Exit status: 0 done, 1 an input could not be read or a data error under
 			return err
 		}
 		cfg.Transform = n.Event
+		fl, err := following(c)
+		if err != nil {
+			return err
+		}
 		inputs, failed := expand(c, io, cfg)
 		var sum *transcript.Summary
 		var w *stage.Writer
@@ -66,7 +73,7 @@ Exit status: 0 done, 1 an input could not be read or a data error under
 				return w.Flush()
 			}
 		}
-		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
+		st, err := read(c, io, cfg, fl, inputs)
 		if err == nil && sum != nil {
 			err = sum.Flush()
 		}
