@@ -54,7 +54,7 @@ func Follow(ctx context.Context, cfg Config, fl *stage.Follower, roots []string,
 			in.Open = func() (io.ReadCloser, error) { return fl.Open(fctx, path) }
 			u := &unit{files: []stage.Input{in}}
 			// its own goroutine: the batches of each unit stay in order
-			run(func() error { return readUnit(rctx, cfg, r.forced, u, r.ign, r.out) })
+			run(func() error { return readUnit(rctx, r.cfg, r.forced, u, r.ign, r.out) })
 		}
 		var once []stage.Input
 		for _, in := range inputs {
@@ -66,7 +66,7 @@ func Follow(ctx context.Context, cfg Config, fl *stage.Follower, roots []string,
 			}
 		}
 		if len(once) > 0 {
-			run(func() error { return readAll(fctx, cfg, r, once) })
+			run(func() error { return readAll(fctx, r, once) })
 		}
 		fl.Watch(fctx, roots, Claim, follow)
 		wg.Wait()

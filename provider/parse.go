@@ -104,11 +104,12 @@ type batch struct {
 
 // Parse reads the inputs and writes events to w, diagnostics to diag.
 func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, diag io.Writer) (Stats, error) {
-	return parse(ctx, cfg, w, diag, func(ctx context.Context, r *reading) error { return readAll(ctx, cfg, r, inputs) })
+	return parse(ctx, cfg, w, diag, func(ctx context.Context, r *reading) error { return readAll(ctx, r, inputs) })
 }
 
 // reading is what the reader of a run sends its batches with.
 type reading struct {
+	cfg     Config // with its defaults set
 	forced  Provider
 	ign     *ignored
 	skipped atomic.Int64 // units left out by cfg.Skip
@@ -116,7 +117,8 @@ type reading struct {
 }
 
 // readAll reads the inputs one group of units after another.
-func readAll(ctx context.Context, cfg Config, r *reading, inputs []stage.Input) error {
+func readAll(ctx context.Context, r *reading, inputs []stage.Input) error {
+	cfg := r.cfg
 	for _, g := range groupUnits(ctx, cfg, r.forced, Units(inputs)) {
 		if cfg.Skip != nil {
 			var files []stage.Input
@@ -171,7 +173,7 @@ func parse(ctx context.Context, cfg Config, w io.Writer, diag io.Writer, source 
 	stopRead := context.AfterFunc(ctx, rcancel)
 	defer stopRead()
 	raw := make(chan *batch)
-	r := &reading{forced: forced, ign: ign, out: raw}
+	r := &reading{cfg: cfg, forced: forced, ign: ign, out: raw}
 	var readErr error
 	go func() {
 		defer close(raw)
