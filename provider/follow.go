@@ -66,7 +66,17 @@ func Follow(ctx context.Context, cfg Config, fl *stage.Follower, roots []string,
 			}
 		}
 		if len(once) > 0 {
-			run(func() error { return readAll(fctx, r, once) })
+			// read whole, unless interrupted: the idle timeout waits for them
+			octx, cancel := context.WithCancel(rctx)
+			defer cancel()
+			defer context.AfterFunc(ctx, cancel)()
+			run(func() error {
+				err := readAll(octx, r, once)
+				if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+					return nil
+				}
+				return err
+			})
 		}
 		fl.Watch(fctx, roots, Claim, follow)
 		wg.Wait()
