@@ -1,0 +1,295 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agt-project/agt/provider/providertest"
+)
+
+// syncBuffer is an output a test reads while a filter writes it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.buf.Bytes())
+}
+
+// followRun is a filter run in follow mode.
+type followRun struct {
+	out, err syncBuffer
+	cancel   context.CancelFunc
+	code     chan int
+	done     chan struct{} // closed when the run has ended
+}
+
+func startFollow(t *testing.T, app App, args ...string) *followRun {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &followRun{cancel: cancel, code: make(chan int, 1), done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		f.code <- Run(ctx, app(IO{In: strings.NewReader(""), Out: &f.out, Err: &f.err}), append([]string{"agt"}, args...))
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-f.done:
+		case <-time.After(hangGuard):
+		}
+	})
+	return f
+}
+
+// waitOut waits until the output meets ok; the hang guard only ends a run
+// that would never meet it.
+func (f *followRun) waitOut(t *testing.T, what string, ok func(out []byte) bool) {
+	t.Helper()
+	f.wait(t, what, func() bool { return ok(f.out.Bytes()) })
+}
+
+func (f *followRun) waitErr(t *testing.T, text string) {
+	t.Helper()
+	f.wait(t, "stderr "+text, func() bool { return bytes.Contains(f.err.Bytes(), []byte(text)) })
+}
+
+func (f *followRun) wait(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	guard := time.After(hangGuard)
+	for !ok() {
+		select {
+		case <-guard:
+			t.Fatalf("hang guard: still waiting for %s\nstdout:\n%s\nstderr:\n%s", what, f.out.Bytes(), f.err.Bytes())
+		case code := <-f.code:
+			t.Fatalf("ended (exit %d) while waiting for %s\nstderr:\n%s", code, what, f.err.Bytes())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// stop interrupts the run and returns its exit code.
+func (f *followRun) stop(t *testing.T) int {
+	t.Helper()
+	f.cancel()
+	select {
+	case code := <-f.code:
+		return code
+	case <-time.After(hangGuard):
+		t.Fatal("hang guard: the run did not end after the interrupt")
+	}
+	return -1
+}
+
+// byPath splits JSONL events by src.path, in order.
+func byPath(t *testing.T, out []byte) map[string][]string {
+	t.Helper()
+	m := map[string][]string{}
+	for _, l := range bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n")) {
+		if len(l) == 0 {
+			continue
+		}
+		var ev struct {
+			Src struct {
+				Path string `json:"path"`
+			} `json:"src"`
+		}
+		if err := json.Unmarshal(l, &ev); err != nil {
+			t.Fatalf("output line %.200s: %v", l, err)
+		}
+		m[ev.Src.Path] = append(m[ev.Src.Path], string(l))
+	}
+	return m
+}
+
+// covers tells whether the events name every line of the file at path in
+// src (every input line yields at least one event).
+func covers(t *testing.T, out []byte, path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bytes.Count(data, []byte("\n"))
+	seen := map[int64]bool{}
+	for _, l := range byPath(t, out)[path] {
+		var ev struct {
+			Src struct {
+				Line int64 `json:"line"`
+			} `json:"src"`
+		}
+		json.Unmarshal([]byte(l), &ev)
+		seen[ev.Src.Line] = true
+	}
+	for i := 1; i <= want; i++ {
+		if !seen[int64(i)] {
+			return false
+		}
+	}
+	return true
+}
+
+// testLines returns the lines of the testdata file name.
+func testLines(t *testing.T, name string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(providertest.RepoRoot(t), "testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls := strings.SplitAfter(string(data), "\n")
+	if ls[len(ls)-1] == "" {
+		ls = ls[:len(ls)-1]
+	}
+	return ls
+}
+
+func appendFile(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// followScript writes a followed folder as a session is written: a session
+// file whose lines come in three steps (a line in two halves among them),
+// then a new session file, then a subagent file in a subfolder. Each step
+// waits (ready) until the run has written what the files hold so far.
+// It returns the files written.
+func followScript(t *testing.T, dir string, ready func(files []string)) []string {
+	session := testLines(t, "claude/ccviewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")
+	s := filepath.Join(dir, "5c0375b4.jsonl")
+	appendFile(t, s, strings.Join(session[:10], ""))
+	ready([]string{s})
+	half := len(session[10]) / 2
+	appendFile(t, s, session[10][:half]) // half a line: held until its end comes
+	appendFile(t, s, session[10][half:]+strings.Join(session[11:30], ""))
+	ready([]string{s})
+	appendFile(t, s, strings.Join(session[30:], ""))
+	ready([]string{s})
+
+	rollout := filepath.Join(dir, "rollout.jsonl")
+	appendFile(t, rollout, strings.Join(testLines(t, "codex/agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl"), ""))
+	ready([]string{s, rollout})
+
+	parent := filepath.Join(dir, "0a1b2c3d.jsonl")
+	sub := filepath.Join(dir, "0a1b2c3d", "subagents", "agent-a0ad4f44468bdf20d.jsonl")
+	if err := os.MkdirAll(filepath.Dir(sub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	appendFile(t, parent, strings.Join(testLines(t, "claude/agentsessions__subagent-parent-0a1b2c3d.jsonl"), ""))
+	appendFile(t, sub, strings.Join(testLines(t, "claude/agentsessions__subagent-child-agent-a0ad4f44468bdf20d.jsonl"), ""))
+	files := []string{s, rollout, parent, sub}
+	ready(files)
+	return files
+}
+
+// TestFollowParse: agt-parse -f on a folder shows each file's events as the
+// file grows and as new files (in subfolders too) appear; an interrupt ends
+// it with 0, and each file's events are then exactly those of the file read
+// whole on its own.
+func TestFollowParse(t *testing.T) {
+	for _, name := range []string{"agt-parse", "agt-normalize"} {
+		t.Run(name, func(t *testing.T) {
+			app := apps[name]
+			dir := t.TempDir()
+			f := startFollow(t, app, "-f", dir)
+			files := followScript(t, dir, func(files []string) {
+				f.waitOut(t, "the events of "+strings.Join(files, ", "), func(out []byte) bool {
+					for _, p := range files {
+						if !covers(t, out, p) {
+							return false
+						}
+					}
+					return true
+				})
+			})
+			if code := f.stop(t); code != ExitOK {
+				t.Fatalf("exit %d after the interrupt, want 0; stderr:\n%s", code, f.err.Bytes())
+			}
+			got := byPath(t, f.out.Bytes())
+			for _, p := range files {
+				want := byPath(t, runApp(t, app, nil, p))[p]
+				if !slices.Equal(got[p], want) {
+					t.Errorf("%s: followed events differ from the whole file's:\n got %d events\nwant %d events\n%s", p, len(got[p]), len(want), firstDiff(got[p], want))
+				}
+			}
+			if len(got) != len(files) {
+				t.Errorf("events of %d paths, want %d", len(got), len(files))
+			}
+			if s := f.err.Bytes(); len(s) > 0 {
+				t.Errorf("stderr: %s", s)
+			}
+		})
+	}
+}
+
+func firstDiff(got, want []string) string {
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			return "first difference:\n got " + got[i] + "\nwant " + want[i]
+		}
+	}
+	return ""
+}
+
+// TestFollowStreamlog: agt-streamlog -f writes the summary lines of what
+// is written as it comes, and in the end the lines of the files read whole
+// (in another order across files).
+func TestFollowStreamlog(t *testing.T) {
+	dir := t.TempDir()
+	f := startFollow(t, Streamlog, "-f", dir)
+	whole := func(files []string) []string {
+		var all []string
+		for _, p := range files {
+			all = append(all, sortedLines(runApp(t, Streamlog, nil, p))...)
+		}
+		slices.Sort(all)
+		return all
+	}
+	files := followScript(t, dir, func(files []string) {
+		want := whole(files)
+		f.waitOut(t, "the summary of "+strings.Join(files, ", "), func(out []byte) bool {
+			return slices.Equal(sortedLines(out), want)
+		})
+	})
+	if code := f.stop(t); code != ExitOK {
+		t.Fatalf("exit %d after the interrupt, want 0; stderr:\n%s", code, f.err.Bytes())
+	}
+	got := sortedLines(f.out.Bytes())
+	if want := whole(files); !slices.Equal(got, want) {
+		t.Errorf("the summary lines differ from those of the files read whole: got %d, want %d", len(got), len(want))
+	}
+}
+
+// sortedLines are the lines of out, sorted.
+func sortedLines(out []byte) []string {
+	ls := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(out) == 0 {
+		ls = nil
+	}
+	slices.Sort(ls)
+	return ls
+}
