@@ -147,9 +147,16 @@ func (f *Follower) Start(ctx context.Context) (context.Context, context.CancelFu
 // removed). Files ending in .json, archives and databases are not
 // followed: those there when following starts are read once by the caller.
 func (f *Follower) Watch(ctx context.Context, roots []string, claim Claim, found func(Input)) {
+	if claim == nil {
+		claim = func(string, bool) (Input, bool) { return Input{}, false }
+	}
 	t := time.NewTicker(f.scan())
 	defer t.Stop()
-	dirs, gone := map[string]bool{}, map[string]bool{}
+	dirs, gone := map[string]bool{}, map[string]bool{} // roots that are folders; roots not there
+	for _, root := range roots {
+		st, err := os.Stat(root)
+		dirs[root] = err == nil && st.IsDir()
+	}
 	for {
 		select {
 		case <-ctx.Done():

@@ -293,3 +293,80 @@ func sortedLines(out []byte) []string {
 	slices.Sort(ls)
 	return ls
 }
+
+// TestFollowHostile: what following meets in a folder others write to. A
+// followed file removed is left, and a new file of its name is read as a
+// new file; a file truncated is read again from its start; a followed
+// folder removed is said once, and read again when it is back. Each ends
+// with 0 after the interrupt.
+func TestFollowHostile(t *testing.T) {
+	session := testLines(t, "claude/ccviewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")
+	parent := strings.Join(testLines(t, "claude/agentsessions__subagent-parent-0a1b2c3d.jsonl"), "")
+	rollout := strings.Join(testLines(t, "codex/agtrace__rollout-parent-019b88e0.jsonl"), "")
+	has := func(path, text string) func([]byte) bool {
+		return func(out []byte) bool {
+			for _, l := range byPath(t, out)[path] {
+				if strings.Contains(l, text) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	start := func(t *testing.T, root string) (*followRun, string) {
+		a := filepath.Join(root, "a.jsonl")
+		appendFile(t, a, strings.Join(session[:10], ""))
+		f := startFollow(t, Parse, "-f", root)
+		f.waitOut(t, "the events of a.jsonl", func(out []byte) bool { return covers(t, out, a) })
+		return f, a
+	}
+	end := func(t *testing.T, f *followRun) {
+		if code := f.stop(t); code != ExitOK {
+			t.Fatalf("exit %d after the interrupt, want 0; stderr:\n%s", code, f.err.Bytes())
+		}
+	}
+	t.Run("removed", func(t *testing.T) {
+		f, a := start(t, t.TempDir())
+		if err := os.Remove(a); err != nil {
+			t.Fatal(err)
+		}
+		f.waitErr(t, a+": removed: no longer followed")
+		appendFile(t, a, rollout)
+		f.waitOut(t, "the events of the new a.jsonl", has(a, `"provider":"codex"`))
+		end(t, f)
+	})
+	t.Run("truncated", func(t *testing.T) {
+		f, a := start(t, t.TempDir())
+		if len(parent) >= len(strings.Join(session[:10], "")) {
+			t.Fatal("the new content must be shorter than the old")
+		}
+		if err := os.WriteFile(a, []byte(parent), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f.waitErr(t, a+": truncated: reading it again from its start")
+		f.waitOut(t, "the events of the new content", has(a, `"native_session":"0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f"`))
+		end(t, f)
+	})
+	t.Run("folder-removed", func(t *testing.T) {
+		root := filepath.Join(t.TempDir(), "project")
+		if err := os.Mkdir(root, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		f, a := start(t, root)
+		if err := os.RemoveAll(root); err != nil {
+			t.Fatal(err)
+		}
+		f.waitErr(t, a+": removed: no longer followed")
+		f.waitErr(t, root+": no such file or directory: followed again when it is back")
+		if err := os.Mkdir(root, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		b := filepath.Join(root, "b.jsonl")
+		appendFile(t, b, rollout)
+		f.waitOut(t, "the events of b.jsonl", func(out []byte) bool { return covers(t, out, b) })
+		end(t, f)
+		if n := strings.Count(string(f.err.Bytes()), "followed again when it is back"); n != 1 {
+			t.Errorf("the folder gone said %d times, want once", n)
+		}
+	})
+}
