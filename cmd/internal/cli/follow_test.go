@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
 )
 
 // syncBuffer is an output a test reads while a filter writes it.
@@ -369,4 +373,79 @@ func TestFollowHostile(t *testing.T) {
 			t.Errorf("the folder gone said %d times, want once", n)
 		}
 	})
+}
+
+// notifyWriter hands each write on to a channel.
+type notifyWriter struct{ c chan []byte }
+
+func (w notifyWriter) Write(p []byte) (int, error) {
+	w.c <- bytes.Clone(p)
+	return len(p), nil
+}
+
+// BenchmarkFollowLatency measures the delay between a line appended to a
+// followed file and its output from the filter: one line per iteration,
+// appended at a random moment over two poll intervals (so as not to keep step with the poll), its
+// output awaited; median and p99 are reported. Run it with a fixed count:
+//
+//	go test ./cmd/internal/cli -run '^$' -bench FollowLatency -benchtime 300x
+func BenchmarkFollowLatency(b *testing.B) {
+	for _, f := range []struct {
+		name string
+		app  App
+	}{{"agt-parse", Parse}, {"agt-streamlog", Streamlog}} {
+		b.Run(f.name, func(b *testing.B) {
+			dir := b.TempDir()
+			path := filepath.Join(dir, "s.jsonl")
+			line := func(i int) string {
+				return fmt.Sprintf(`{"type":"user","sessionId":"s1","uuid":"u%d","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"line-%d-end"}}`+"\n", i, i)
+			}
+			if err := os.WriteFile(path, []byte(line(0)), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			out := notifyWriter{make(chan []byte, 1024)}
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan int, 1)
+			go func() {
+				done <- Run(ctx, f.app(IO{In: strings.NewReader(""), Out: out, Err: io.Discard}), []string{"agt", "-f", dir})
+			}()
+			await := func(i int) time.Time {
+				mark := []byte(fmt.Sprintf("line-%d-end", i))
+				for {
+					select {
+					case p := <-out.c:
+						if bytes.Contains(p, mark) {
+							return time.Now()
+						}
+					case <-time.After(hangGuard):
+						b.Fatalf("hang guard: line %d never came out", i)
+					}
+				}
+			}
+			await(0)
+			lat := make([]time.Duration, 0, b.N)
+			rng := rand.New(rand.NewPCG(1, 2))
+			b.ResetTimer()
+			for i := 1; i <= b.N; i++ {
+				time.Sleep(time.Duration(rng.Int64N(int64(2 * stage.DefaultPoll))))
+				t0 := time.Now()
+				fh, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				fh.WriteString(line(i))
+				fh.Close()
+				lat = append(lat, await(i).Sub(t0))
+			}
+			b.StopTimer()
+			cancel()
+			if code := <-done; code != ExitOK {
+				b.Errorf("exit %d", code)
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
+			b.ReportMetric(float64(lat[min(len(lat)-1, len(lat)*99/100)].Microseconds())/1000, "p99-ms")
+			b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
+		})
+	}
 }
