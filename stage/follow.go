@@ -248,7 +248,8 @@ func (f *Follower) walk(root string, claim Claim) ([]string, bool, error) {
 
 // Open opens the file at path for following: its reader is a stream (see
 // IsStream) that waits at the end of the file for it to grow, until ctx
-// ends.
+// ends. A file that is not a regular file (a named pipe) has no size to
+// poll: it is read as it is, once.
 func (f *Follower) Open(ctx context.Context, path string) (io.ReadCloser, error) {
 	file, err := os.Open(path)
 	if err != nil {
@@ -260,6 +261,9 @@ func (f *Follower) Open(ctx context.Context, path string) (io.ReadCloser, error)
 		return nil, err
 	}
 	f.Mark(path)
+	if !st.Mode().IsRegular() {
+		return file, nil // a pipe, a device: read as a stream, once
+	}
 	return &tail{f: file, path: path, info: st, size: st.Size(), fl: f, ctx: ctx}, nil
 }
 
