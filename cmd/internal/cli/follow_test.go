@@ -261,7 +261,8 @@ func firstDiff(got, want []string) string {
 
 // TestFollowStreamlog: agt-streamlog -f writes the summary lines of what
 // is written as it comes, and in the end the lines of the files read whole
-// (in another order across files).
+// (in another order across files), under a header line naming the file
+// whenever the file changes.
 func TestFollowStreamlog(t *testing.T) {
 	dir := t.TempDir()
 	f := startFollow(t, Streamlog, "-f", dir)
@@ -276,13 +277,18 @@ func TestFollowStreamlog(t *testing.T) {
 	files := followScript(t, dir, func(files []string) {
 		want := whole(files)
 		f.waitOut(t, "the summary of "+strings.Join(files, ", "), func(out []byte) bool {
-			return slices.Equal(sortedLines(out), want)
+			return slices.Equal(sortedLines(unheaded(out)), want)
 		})
 	})
 	if code := f.stop(t); code != ExitOK {
 		t.Fatalf("exit %d after the interrupt, want 0; stderr:\n%s", code, f.err.Bytes())
 	}
-	got := sortedLines(f.out.Bytes())
+	for _, p := range files {
+		if !bytes.Contains(f.out.Bytes(), []byte("==> "+p+" <==\n")) {
+			t.Errorf("no header line for %s", p)
+		}
+	}
+	got := sortedLines(unheaded(f.out.Bytes()))
 	if want := whole(files); !slices.Equal(got, want) {
 		t.Errorf("the summary lines differ from those of the files read whole: got %d, want %d", len(got), len(want))
 	}
@@ -448,4 +454,16 @@ func BenchmarkFollowLatency(b *testing.B) {
 			b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
 		})
 	}
+}
+
+// unheaded is a followed summary without its header lines and the blank
+// lines before them.
+func unheaded(out []byte) []byte {
+	var b bytes.Buffer
+	for _, l := range strings.SplitAfter(string(out), "\n") {
+		if l != "\n" && !strings.HasPrefix(l, "==> ") {
+			b.WriteString(l)
+		}
+	}
+	return b.Bytes()
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	goio "io"
 	"os"
 
 	"github.com/agt-project/agt"
@@ -24,7 +25,8 @@ Examples:
    agt-streamlog --mode raw rollout.jsonl > rollout.stream.jsonl
    agt-streamlog -f ~/.claude/projects/-home-me-app/   # the running session and its subagents, live
 
-`+followHelp+`
+`+followHelp+` In summary mode the lines of followed files are
+headed, like tail's, by a "==> FILE <==" line whenever the file changes.
 
 Exit status: 0 done (or following ended), 1 an input could not be read or a
 data error under --strict, 2 usage error, 130 interrupted.`)
@@ -57,9 +59,22 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		var w *stage.Writer
 		if mode == transcript.LogSummary {
 			w = stage.NewWriter(io.Out)
-			sum = transcript.NewSummary(w, isTerminal(io.Out) && os.Getenv("NO_COLOR") == "")
+			var to goio.Writer = w
+			var head *headed
+			if fl != nil { // the lines of followed files interleave: say whose they are
+				head = &headed{w: w}
+				to = head
+			}
+			sum = transcript.NewSummary(to, isTerminal(io.Out) && os.Getenv("NO_COLOR") == "")
+			last := ""
 			cfg.Sink = func(evs []agt.Event) error {
 				for i := range evs {
+					if p := evs[i].Src.Path; head != nil && p != last {
+						if err := sum.Flush(); err != nil { // the lines of the last file go first
+							return err
+						}
+						head.next, last = "==> "+agt.Printable(p)+" <==\n", p
+					}
 					if err := sum.Event(&evs[i]); err != nil {
 						return err
 					}
@@ -83,4 +98,27 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		return outcome(st, err, failed)
 	}
 	return app
+}
+
+// headed writes a header line (tail's "==> FILE <==") before the next
+// bytes written, when one is set: a file whose events print nothing gets
+// none.
+type headed struct {
+	w     goio.Writer
+	next  string
+	wrote bool
+}
+
+func (h *headed) Write(p []byte) (int, error) {
+	if h.next != "" && len(p) > 0 {
+		sep := "\n"
+		if !h.wrote {
+			sep = ""
+		}
+		if _, err := goio.WriteString(h.w, sep+h.next); err != nil {
+			return 0, err
+		}
+		h.next, h.wrote = "", true
+	}
+	return h.w.Write(p)
 }
