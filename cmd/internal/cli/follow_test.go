@@ -467,3 +467,36 @@ func unheaded(out []byte) []byte {
 	}
 	return b.Bytes()
 }
+
+// TestFollowStdin: with -f, stdin is read as a stream as without it, and
+// an interrupt is its normal end: exit 0 (130 without -f, TestInterrupted).
+func TestFollowStdin(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb bytes.Buffer
+	done := make(chan int)
+	go func() {
+		done <- Run(ctx, Parse(IO{In: blockingReader{ctx}, Out: &out, Err: &errb}), []string{"agt-parse", "-f"})
+	}()
+	cancel()
+	if code := <-done; code != ExitOK {
+		t.Errorf("exit %d, want 0 (stderr %s)", code, errb.String())
+	}
+}
+
+// TestFollowHelp: the three following filters document -f with an example.
+func TestFollowHelp(t *testing.T) {
+	for _, name := range []string{"agt-parse", "agt-normalize", "agt-streamlog"} {
+		var out bytes.Buffer
+		Run(context.Background(), apps[name](IO{In: strings.NewReader(""), Out: &out, Err: io.Discard}), []string{name, "--help"})
+		for _, want := range []string{"--follow, -f", "--follow-timeout DURATION", name + " -f ", "With -f (--follow)"} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("%s --help lacks %q", name, want)
+			}
+		}
+	}
+	var out bytes.Buffer
+	Run(context.Background(), Transcript(IO{In: strings.NewReader(""), Out: &out, Err: io.Discard}), []string{"agt-transcript", "--help"})
+	if strings.Contains(out.String(), "--follow") {
+		t.Error("agt-transcript --help offers --follow")
+	}
+}
