@@ -17,6 +17,7 @@ import (
 
 	"github.com/agt-project/agt/provider/providertest"
 	"github.com/agt-project/agt/stage"
+	"github.com/urfave/cli/v2"
 )
 
 // syncBuffer is an output a test reads while a filter writes it.
@@ -49,10 +50,21 @@ func startFollow(t *testing.T, app App, args ...string) *followRun {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &followRun{cancel: cancel, code: make(chan int, 1), done: make(chan struct{})}
+	a := app(IO{In: strings.NewReader(""), Out: &f.out, Err: &f.err})
+	// other apps are run beside this one only once it has parsed its flags:
+	// the version flag is a global of the cli package
+	parsed := make(chan struct{})
+	a.Before = func(*cli.Context) error { close(parsed); return nil }
 	go func() {
 		defer close(f.done)
-		f.code <- Run(ctx, app(IO{In: strings.NewReader(""), Out: &f.out, Err: &f.err}), append([]string{"agt"}, args...))
+		f.code <- Run(ctx, a, append([]string{"agt"}, args...))
 	}()
+	select {
+	case <-parsed:
+	case <-f.done:
+	case <-time.After(hangGuard):
+		t.Fatal("hang guard: the app did not start")
+	}
 	t.Cleanup(func() {
 		cancel()
 		select {
