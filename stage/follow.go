@@ -17,16 +17,20 @@ import (
 
 // Polling intervals of a Follower: a file read to its end is looked at
 // again every DefaultPoll (the delay between a line written and its
-// events), followed folders are walked again every DefaultScan (the delay
-// before a new file is read).
+// events, where the system does not tell when a file changes), or every
+// WatchedPoll when it does (inotify); followed folders are walked again
+// every DefaultScan (the delay before a new file is read).
 const (
 	DefaultPoll = 100 * time.Millisecond
+	WatchedPoll = time.Second
 	DefaultScan = 500 * time.Millisecond
 )
 
 // A Follower follows files as they grow and folders as files appear in them
 // (the -f of the filters, like tail -f). It polls: a look at a file's size
-// is cheap and works on every system and file system.
+// is cheap and works on every system and file system. Where the system
+// tells when a file changes (inotify on Linux), a change wakes its reader
+// at once and the poll is only a safety net.
 //
 // A followed file is read from its start; at its end its reader waits for
 // the file to grow. Only whole lines are handed on while following: a line
@@ -50,9 +54,10 @@ type Follower struct {
 	// readers' goroutines.
 	Note func(msg string)
 
-	last  atomic.Int64 // time of the last growth or new file, Unix ns
-	mu    sync.Mutex
-	known map[string]bool // paths being read or read
+	last   atomic.Int64 // time of the last growth or new file, Unix ns
+	mu     sync.Mutex
+	known  map[string]bool // paths being read or read
+	notify *notifier       // set by Start
 }
 
 func (f *Follower) poll() time.Duration { return orDefault(f.Poll, DefaultPoll) }
@@ -118,6 +123,8 @@ func (f *Follower) forget(path string) {
 func (f *Follower) Start(ctx context.Context) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
 	f.touch()
+	f.notify = newNotifier()
+	context.AfterFunc(ctx, f.notify.close)
 	if f.Idle > 0 {
 		go func() {
 			t := time.NewTimer(f.Idle)
@@ -264,7 +271,11 @@ func (f *Follower) Open(ctx context.Context, path string) (io.ReadCloser, error)
 	if !st.Mode().IsRegular() {
 		return file, nil // a pipe, a device: read as a stream, once
 	}
-	return &tail{f: file, path: path, info: st, size: st.Size(), fl: f, ctx: ctx}, nil
+	t := &tail{f: file, path: path, info: st, size: st.Size(), fl: f, ctx: ctx, poll: f.poll()}
+	if t.wake, t.unwatch = f.notify.watch(path); t.wake != nil {
+		t.poll = max(t.poll, WatchedPoll)
+	}
+	return t, nil
 }
 
 // tail is the reader of a followed file.
@@ -277,10 +288,18 @@ type tail struct {
 	fl    *Follower
 	ctx   context.Context
 	final bool // the file is left: read what it holds, then end
+	poll  time.Duration
+	wake  <-chan struct{} // the file changed (nil: polled only)
+	// unwatch ends the watch behind wake
+	unwatch func()
 }
 
 func (t *tail) Stream() bool { return true }
-func (t *tail) Close() error { return t.f.Close() }
+
+func (t *tail) Close() error {
+	t.unwatch()
+	return t.f.Close()
+}
 
 func (t *tail) Read(p []byte) (int, error) {
 	if len(p) == 0 {
@@ -292,6 +311,10 @@ func (t *tail) Read(p []byte) (int, error) {
 		if err != nil && err != io.EOF {
 			t.off += int64(n)
 			return n, err
+		}
+		if s := t.off + int64(n); err == io.EOF && s != t.size {
+			t.size = s // its size, as far as this read tells
+			t.fl.touch()
 		}
 		if n < len(p) && !final {
 			// the end of what is written: a line being written waits
@@ -312,35 +335,42 @@ func (t *tail) Read(p []byte) (int, error) {
 
 // wait waits for the file to change (or following to end).
 func (t *tail) wait() {
-	tm := time.NewTimer(t.fl.poll())
+	tm := time.NewTimer(t.poll)
 	defer tm.Stop()
-	for {
+	for !t.changed() {
 		select {
 		case <-t.ctx.Done():
 			return
 		case <-tm.C:
+			tm.Reset(t.poll)
+		case <-t.wake:
 		}
-		if st, err := t.f.Stat(); err == nil && st.Size() != t.size {
-			if st.Size() < t.off {
-				t.fl.note("%s: truncated: reading it again from its start", t.path)
-				t.off = 0
-			}
-			t.size = st.Size()
-			t.fl.touch()
-			return
-		}
-		st, err := os.Stat(t.path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			t.fl.note("%s: removed: no longer followed", t.path)
-		case err == nil && !os.SameFile(st, t.info):
-			t.fl.note("%s: replaced by another file: the new one is read as a new file", t.path)
-		default:
-			tm.Reset(t.fl.poll())
-			continue
-		}
-		t.final = true
-		t.fl.forget(t.path)
-		return
 	}
+}
+
+// changed tells whether the file changed since it was last read: it grew or
+// shrank, or it is no longer at its path (the reader then reads what is left
+// and ends).
+func (t *tail) changed() bool {
+	if st, err := t.f.Stat(); err == nil && st.Size() != t.size {
+		if st.Size() < t.off {
+			t.fl.note("%s: truncated: reading it again from its start", t.path)
+			t.off = 0
+		}
+		t.size = st.Size()
+		t.fl.touch()
+		return true
+	}
+	st, err := os.Stat(t.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		t.fl.note("%s: removed: no longer followed", t.path)
+	case err == nil && !os.SameFile(st, t.info):
+		t.fl.note("%s: replaced by another file: the new one is read as a new file", t.path)
+	default:
+		return false
+	}
+	t.final = true
+	t.fl.forget(t.path)
+	return true
 }
