@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/agt-project/agt"
@@ -103,6 +104,45 @@ type batch struct {
 
 // Parse reads the inputs and writes events to w, diagnostics to diag.
 func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, diag io.Writer) (Stats, error) {
+	return parse(ctx, cfg, w, diag, func(ctx context.Context, r *reading) error { return readAll(ctx, r, inputs) })
+}
+
+// reading is what the reader of a run sends its batches with.
+type reading struct {
+	cfg     Config // with its defaults set
+	forced  Provider
+	ign     *ignored
+	skipped atomic.Int64 // units left out by cfg.Skip
+	out     chan<- *batch
+}
+
+// readAll reads the inputs one group of units after another.
+func readAll(ctx context.Context, r *reading, inputs []stage.Input) error {
+	cfg := r.cfg
+	for _, g := range groupUnits(ctx, cfg, r.forced, Units(inputs)) {
+		if cfg.Skip != nil {
+			var files []stage.Input
+			for _, u := range g {
+				files = append(files, u.files...)
+			}
+			if cfg.Skip(UnitKey(agt.PathText(g[0].files[0].Path)), files) { // the group as events name it (src.path of its first unit)
+				r.skipped.Add(int64(len(g)))
+				continue
+			}
+		}
+		for _, u := range g {
+			if err := readUnit(ctx, cfg, r.forced, u, r.ign, r.out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// parse runs the pipeline on the batches source sends: it may send batches
+// of several units from several goroutines, as long as the batches of each
+// unit are sent in order and its last one ends it.
+func parse(ctx context.Context, cfg Config, w io.Writer, diag io.Writer, source func(ctx context.Context, r *reading) error) (Stats, error) {
 	var st Stats
 	n := cfg.Workers
 	if n <= 0 {
@@ -126,7 +166,6 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 	// cannot be cancelled, so the reader runs outside the group and is left
 	// behind when it is blocked.
 	g := stage.NewGroup(context.WithoutCancel(ctx))
-	var skipped atomic.Int64
 	ign := &ignored{}
 	read := make(chan *batch, n)
 	rctx, rcancel := context.WithCancel(g.Context())
@@ -134,29 +173,11 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 	stopRead := context.AfterFunc(ctx, rcancel)
 	defer stopRead()
 	raw := make(chan *batch)
+	r := &reading{cfg: cfg, forced: forced, ign: ign, out: raw}
 	var readErr error
 	go func() {
 		defer close(raw)
-		readErr = func(ctx context.Context) error {
-			for _, g := range groupUnits(ctx, cfg, forced, Units(inputs)) {
-				if cfg.Skip != nil {
-					var files []stage.Input
-					for _, u := range g {
-						files = append(files, u.files...)
-					}
-					if cfg.Skip(UnitKey(agt.PathText(g[0].files[0].Path)), files) { // the group as events name it (src.path of its first unit)
-						skipped.Add(int64(len(g)))
-						continue
-					}
-				}
-				for _, u := range g {
-					if err := readUnit(ctx, cfg, forced, u, ign, raw); err != nil {
-						return err
-					}
-				}
-			}
-			return nil
-		}(rctx)
+		readErr = source(rctx, r)
 	}()
 	g.Go(func(gctx context.Context) error {
 		defer close(read)
@@ -251,7 +272,7 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 				return err
 			}
 			if cfg.Progress != nil {
-				st.Skipped = skipped.Load()
+				st.Skipped = r.skipped.Load()
 				cfg.Progress(st)
 			}
 			if len(encoded) == 0 { // nothing else is ready: what was written goes out now
@@ -281,7 +302,7 @@ func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, d
 		return out.Flush()
 	})
 	err := g.Wait()
-	st.Skipped = skipped.Load()
+	st.Skipped = r.skipped.Load()
 	if err == nil {
 		err = ctx.Err()
 	}
@@ -588,11 +609,14 @@ func recognised(head agt.Head) bool {
 // ignored collects the walked files no provider recognises, for one line
 // per walked argument at the end of the run.
 type ignored struct {
+	mu    sync.Mutex
 	walks []string            // walked arguments, in order of first skip
 	paths map[string][]string // walk → paths skipped
 }
 
 func (ig *ignored) add(in stage.Input) {
+	ig.mu.Lock() // the readers of followed files add from goroutines of their own
+	defer ig.mu.Unlock()
 	if ig.paths == nil {
 		ig.paths = map[string][]string{}
 	}

@@ -21,6 +21,10 @@ type Input struct {
 	// Size is the size of an archive member as its archive records it (0
 	// when unknown or compressed); files named or walked are not stat'ed.
 	Size int64
+	// File tells that the input is a file on disk read as it is (not
+	// stdin, an archive member, a decompressed file or a store a provider
+	// claimed): one that can be followed as it grows.
+	File bool
 }
 
 // StdinPath is the src.path of standard input.
@@ -138,7 +142,7 @@ type Claim func(path string, isDir bool) (Input, bool)
 
 // FileInput is the input of the file at path.
 func FileInput(path string) Input {
-	return Input{Path: path, Open: func() (io.ReadCloser, error) { return os.Open(path) }}
+	return Input{Path: path, Open: func() (io.ReadCloser, error) { return os.Open(path) }, File: true}
 }
 
 func walkable(p string) bool {

@@ -28,7 +28,8 @@ func build(t *testing.T) string {
 const line = `{"type":"user","uuid":"u1","sessionId":"s1","timestamp":"2026-01-15T10:00:00Z","message":{"role":"user","content":"hello"}}` + "\n"
 
 // TestProcess checks what only a real process shows: `agt-parse | head -1`
-// ends quietly with 0 when head exits, and SIGINT ends a run with 130.
+// ends quietly with 0 when head exits, and SIGINT ends a run with 130 (0
+// with -f).
 func TestProcess(t *testing.T) {
 	bin := build(t)
 
@@ -78,6 +79,43 @@ func TestProcess(t *testing.T) {
 		w.Close()
 		if strings.Count(stdout.String(), "\n") > 1 {
 			t.Errorf("unexpected output %q", stdout.String())
+		}
+	})
+
+	// following has no end of its own: SIGTERM is its normal end, after
+	// the lines written since are read
+	t.Run("SIGTERM with -f", func(t *testing.T) {
+		dir := t.TempDir()
+		in := filepath.Join(dir, "s.jsonl")
+		if err := os.WriteFile(in, []byte(line), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, "-f", dir)
+		stdout, _ := cmd.StdoutPipe()
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		first := make([]byte, 1)
+		if _, err := io.ReadFull(stdout, first); err != nil { // the run is under way, its handlers in place
+			t.Fatal(err)
+		}
+		cmd.Process.Signal(syscall.SIGTERM)
+		rest, _ := io.ReadAll(stdout)
+		done := make(chan error)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			cmd.Process.Kill()
+			t.Fatal("agt-parse -f did not end on SIGTERM")
+		}
+		if code := cmd.ProcessState.ExitCode(); code != 0 || stderr.Len() > 0 {
+			t.Errorf("exit %d, stderr %q; want 0 and nothing", code, stderr.String())
+		}
+		if out := string(first) + string(rest); strings.Count(out, "\n") != 1 || !strings.Contains(out, `"kind":"user"`) {
+			t.Errorf("output %q, want the file's event", out)
 		}
 	})
 }

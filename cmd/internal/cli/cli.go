@@ -100,8 +100,9 @@ const gcPercent = 200
 // process ends anyway (a read from a terminal or a pipe cannot be cancelled).
 const grace = 2 * time.Second
 
-// Main runs a filter as a process: SIGINT or SIGTERM end it with 130, a
-// closed stdout ends it quietly with 0.
+// Main runs a filter as a process: SIGINT or SIGTERM end it with 130 (0
+// when it follows its inputs: see -f), a closed stdout ends it quietly
+// with 0.
 func Main(build App) int {
 	signal.Ignore(syscall.SIGPIPE)
 	if os.Getenv("GOGC") == "" {
@@ -120,7 +121,8 @@ func Main(build App) int {
 	case <-ctx.Done():
 	}
 	select {
-	case <-done:
+	case code := <-done:
+		return code
 	case <-time.After(grace):
 	}
 	return ExitInterrupted

@@ -47,11 +47,14 @@ Examples:
    agt-normalize session.jsonl | jq -s 'map(.usage.cost_usd // 0) | add'
    agt-normalize --to codex claude-session.jsonl     # Claude tool calls in Codex's layout
    agt-normalize --prices my-prices.json logs/
+   agt-normalize -f --follow-timeout 10m ~/.codex/sessions/   # new rollouts as they are written
 
-Exit status: 0 done, 1 an input could not be read or a data error under
---strict, 2 usage error, 130 interrupted.`)
+`+followHelp+`
+
+Exit status: 0 done (or following ended), 1 an input could not be read or a
+data error under --strict, 2 usage error, 130 interrupted.`)
 	app.ArgsUsage = "[PATH...]"
-	app.Flags = append(inputFlags(), normalizeFlags()...)
+	app.Flags = append(append(inputFlags(), normalizeFlags()...), followFlags()...)
 	app.Action = func(c *cli.Context) error {
 		cfg, err := parseConfig(c)
 		if err != nil {
@@ -62,8 +65,12 @@ Exit status: 0 done, 1 an input could not be read or a data error under
 			return err
 		}
 		cfg.Transform = n.Event
+		fl, err := following(c)
+		if err != nil {
+			return err
+		}
 		inputs, failed := expand(c, io, cfg)
-		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
+		st, err := read(c, io, cfg, fl, inputs)
 		return outcome(st, err, failed)
 	}
 	return app

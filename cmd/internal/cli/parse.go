@@ -70,18 +70,26 @@ Examples:
    codex exec --json "fix the test" | agt-parse
    agt-parse --provider codex --raw rollout.jsonl | jq 'select(.kind=="tool_call")'
    agt-parse ~/.codex/sessions | agt-normalize | agt-transcript
+   agt-parse -f ~/.claude/projects/-home-me-app/ | jq 'select(.kind=="tool_call")'
 
-Exit status: 0 done (data errors are reported, not fatal), 1 an input could not
-be read or a data error under --strict, 2 usage error, 130 interrupted.`)
+`+followHelp+`
+
+Exit status: 0 done (data errors are reported, not fatal; or following ended),
+1 an input could not be read or a data error under --strict, 2 usage error,
+130 interrupted.`)
 	app.ArgsUsage = "[PATH...]"
-	app.Flags = inputFlags()
+	app.Flags = append(inputFlags(), followFlags()...)
 	app.Action = func(c *cli.Context) error {
 		cfg, err := parseConfig(c)
 		if err != nil {
 			return err
 		}
+		fl, err := following(c)
+		if err != nil {
+			return err
+		}
 		inputs, failed := expand(c, io, cfg)
-		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
+		st, err := read(c, io, cfg, fl, inputs)
 		return outcome(st, err, failed)
 	}
 	return app

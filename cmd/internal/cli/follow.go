@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/stage"
+	"github.com/urfave/cli/v2"
+)
+
+// followFlags are the flags of follow mode, shared by the filters that
+// read provider input as it is written.
+func followFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep reading files as they grow and read new files in the folders given, until interrupted (exit 0)"},
+		&cli.DurationFlag{Name: "follow-timeout", Usage: "with -f: end once no followed file has grown and no new file has appeared for `DURATION` (30s, 5m)"},
+	}
+}
+
+// followHelp is the part of the filters' help about -f.
+const followHelp = `With -f (--follow) the files are read as they grow, like tail -f, from their
+start, and files that appear in the folders given are read as they come (a
+session and its subagents, live). Only whole lines are read while a file is
+being written; a file that shrinks is read again from its start; a file
+removed is left. Archives and .json documents (rewritten whole by the agents
+that write them) are read once, and stdin as a stream. Each followed file is
+read on its own: a Claude Code subagent file's events name the session
+<session>:agent-<id>. Following ends with an interrupt (SIGINT, SIGTERM) or
+after --follow-timeout without growth: the files are then read to their
+end and the run ends with 0.`
+
+// following reads -f and --follow-timeout: the follower, or nil without -f.
+func following(c *cli.Context) (*stage.Follower, error) {
+	if !c.Bool("follow") {
+		if c.IsSet("follow-timeout") {
+			return nil, Usagef("--follow-timeout needs -f")
+		}
+		return nil, nil
+	}
+	idle := c.Duration("follow-timeout")
+	if idle < 0 {
+		return nil, Usagef("--follow-timeout %v: want a duration above 0", idle)
+	}
+	args := c.Args().Slice()
+	if len(args) > 1 && slices.Contains(args, stage.StdinPath) {
+		return nil, Usagef("-f: standard input (-) cannot be followed with other paths (a read from it cannot be stopped): give it a filter of its own")
+	}
+	return &stage.Follower{Idle: idle}, nil
+}
+
+// read parses the inputs: followed with a follower, else once.
+func read(c *cli.Context, io IO, cfg provider.Config, fl *stage.Follower, inputs []stage.Input) (provider.Stats, error) {
+	ctx := c.Context
+	args := c.Args().Slice()
+	switch {
+	case fl == nil:
+		return provider.Parse(ctx, cfg, inputs, io.Out, io.Err)
+	case len(args) == 0 || args[0] == stage.StdinPath:
+		// a pipe is read as it comes anyway: -f changes only that an
+		// interrupt is its normal end
+		st, err := provider.Parse(ctx, cfg, inputs, io.Out, io.Err)
+		if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+			err = nil
+		}
+		return st, err
+	}
+	return provider.Follow(ctx, cfg, fl, args, inputs, io.Out, io.Err)
+}

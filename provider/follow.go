@@ -1,0 +1,98 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/agt-project/agt/stage"
+)
+
+// Follow reads like Parse, but follows (see stage.Follower): the log files
+// among inputs are read as they grow, and the files that appear in roots
+// (the paths given: folders are walked again, a file removed is read again
+// when it comes back) are read as they come, from their start. Each
+// followed file is a unit of its own, read by a goroutine of its own: a
+// Claude Code subagent file is not read with its session's file (neither
+// has ended), so its events name the subagent's own session (see
+// claude.LoneSession). Inputs that are not followed (archive members,
+// stores a provider claims, JSON documents, stdin) are read once, as Parse
+// reads them.
+//
+// Following ends when ctx does (an interrupt) or when fl.Idle has passed:
+// each file is then read to its end and ended as a whole file is, and the
+// run ends without an error: an interrupt is how following is meant to end.
+func Follow(ctx context.Context, cfg Config, fl *stage.Follower, roots []string, inputs []stage.Input, w io.Writer, diag io.Writer) (Stats, error) {
+	diag = &syncWriter{w: diag}
+	if fl.Note == nil && !cfg.Quiet {
+		fl.Note = func(m string) { fmt.Fprintln(diag, m) }
+	}
+	return parse(context.WithoutCancel(ctx), cfg, w, diag, func(rctx context.Context, r *reading) error {
+		fctx, stop := fl.Start(ctx)
+		defer stop()
+		defer context.AfterFunc(rctx, stop)() // a failed run (stdout closed) stops following
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		var first error
+		run := func(read func() error) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := read(); err != nil && !(errors.Is(err, context.Canceled) && fctx.Err() != nil) {
+					mu.Lock()
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+				}
+			}()
+		}
+		follow := func(in stage.Input) {
+			path := in.Path
+			in.Open = func() (io.ReadCloser, error) { return fl.Open(fctx, path) }
+			u := &unit{files: []stage.Input{in}}
+			// its own goroutine: the batches of each unit stay in order
+			run(func() error { return readUnit(rctx, r.cfg, r.forced, u, r.ign, r.out) })
+		}
+		var once []stage.Input
+		for _, in := range inputs {
+			if in.File && stage.Followable(in.Path) {
+				fl.Mark(in.Path)
+				follow(in)
+			} else {
+				once = append(once, in)
+			}
+		}
+		if len(once) > 0 {
+			// read whole, unless interrupted: the idle timeout waits for them
+			octx, cancel := context.WithCancel(rctx)
+			defer cancel()
+			defer context.AfterFunc(ctx, cancel)()
+			run(func() error {
+				err := readAll(octx, r, once)
+				if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+					return nil
+				}
+				return err
+			})
+		}
+		fl.Watch(fctx, roots, Claim, follow)
+		wg.Wait()
+		return first
+	})
+}
+
+// syncWriter serializes the writes of the readers' notes and the run's
+// diagnostics.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}

@@ -1,0 +1,376 @@
+package stage
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Polling intervals of a Follower: a file read to its end is looked at
+// again every DefaultPoll (the delay between a line written and its
+// events, where the system does not tell when a file changes), or every
+// WatchedPoll when it does (inotify); followed folders are walked again
+// every DefaultScan (the delay before a new file is read).
+const (
+	DefaultPoll = 100 * time.Millisecond
+	WatchedPoll = time.Second
+	DefaultScan = 500 * time.Millisecond
+)
+
+// A Follower follows files as they grow and folders as files appear in them
+// (the -f of the filters, like tail -f). It polls: a look at a file's size
+// is cheap and works on every system and file system. Where the system
+// tells when a file changes (inotify on Linux), a change wakes its reader
+// at once and the poll is only a safety net.
+//
+// A followed file is read from its start; at its end its reader waits for
+// the file to grow. Only whole lines are handed on while following: a line
+// being written (a read ends without a line end) is held back until its end
+// is there. A file that shrinks (truncated) is read again from its start; a
+// file removed or replaced by another of its name is read to its end and
+// left (a new file of the name in a followed folder is then read as a new
+// file). When following ends (its context is cancelled, or Idle has passed)
+// each reader reads what its file holds then, a last line without its end
+// included, and ends: the output is then what reading the files whole
+// gives.
+type Follower struct {
+	// Poll and Scan are the polling intervals (0: DefaultPoll and
+	// DefaultScan).
+	Poll, Scan time.Duration
+	// Idle, when > 0, ends following once no followed file has grown and
+	// no new file has appeared for that long.
+	Idle time.Duration
+	// Note, when set, is told what following meets: a file truncated,
+	// removed or replaced, a followed folder gone. It is called from the
+	// readers' goroutines.
+	Note func(msg string)
+
+	last   atomic.Int64 // time of the last growth or new file, Unix ns
+	mu     sync.Mutex
+	known  map[string]bool // paths being read or read
+	notify *notifier       // set by Start
+}
+
+func (f *Follower) poll() time.Duration { return orDefault(f.Poll, DefaultPoll) }
+func (f *Follower) scan() time.Duration { return orDefault(f.Scan, DefaultScan) }
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+func (f *Follower) touch() { f.last.Store(time.Now().UnixNano()) }
+
+func (f *Follower) note(format string, args ...any) {
+	if f.Note != nil {
+		f.Note(fmt.Sprintf(format, args...))
+	}
+}
+
+// Followable tells whether a file is followed as it grows: a log of lines.
+// Archives and databases are read once, and so are JSON documents (.json),
+// which the agents that write them rewrite whole.
+func Followable(path string) bool {
+	l := strings.ToLower(path)
+	return archiveOf(l) == notArchive && !strings.HasSuffix(l, ".json") && !strings.HasSuffix(l, ".db")
+}
+
+// Mark records that path is being read, so that Watch does not start it
+// again.
+func (f *Follower) Mark(path string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.known == nil {
+		f.known = map[string]bool{}
+	}
+	f.known[path] = true
+}
+
+// claim marks path and tells whether it was new.
+func (f *Follower) claim(path string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.known[path] {
+		return false
+	}
+	if f.known == nil {
+		f.known = map[string]bool{}
+	}
+	f.known[path] = true
+	return true
+}
+
+func (f *Follower) forget(path string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.known, path)
+}
+
+// Start starts following: the context returned ends when ctx does, or
+// when Idle has passed without a followed file growing or a new file
+// appearing.
+func (f *Follower) Start(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	f.touch()
+	f.notify = newNotifier()
+	context.AfterFunc(ctx, f.notify.close)
+	if f.Idle > 0 {
+		go func() {
+			t := time.NewTimer(f.Idle)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+				}
+				left := f.Idle - time.Duration(time.Now().UnixNano()-f.last.Load())
+				if left <= 0 {
+					cancel()
+					return
+				}
+				t.Reset(left)
+			}
+		}()
+	}
+	return ctx, cancel
+}
+
+// Watch looks at roots (the paths given) every Scan until ctx ends, and
+// calls found with each followable file not seen before: a folder is walked
+// as Expand walks it (WalkExts, no links to folders, no folder a provider
+// claims), a file is itself (found again when it comes back after being
+// removed). Files ending in .json, archives and databases are not
+// followed: those there when following starts are read once by the caller.
+func (f *Follower) Watch(ctx context.Context, roots []string, claim Claim, found func(Input)) {
+	if claim == nil {
+		claim = func(string, bool) (Input, bool) { return Input{}, false }
+	}
+	t := time.NewTicker(f.scan())
+	defer t.Stop()
+	dirs, gone := map[string]bool{}, map[string]bool{} // roots that are folders; roots not there
+	for _, root := range roots {
+		st, err := os.Stat(root)
+		dirs[root] = err == nil && st.IsDir()
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		for _, root := range roots {
+			if root == StdinPath {
+				continue
+			}
+			paths, dir, err := f.walk(root, claim)
+			if err != nil {
+				if !gone[root] && dirs[root] { // a file says so itself
+					f.note("%s: %v: followed again when it is back", root, errorText(err))
+				}
+				gone[root] = true
+				continue
+			}
+			dirs[root], gone[root] = dir, false
+			for _, p := range paths {
+				if !f.claim(p) {
+					continue
+				}
+				f.touch()
+				in := FileInput(p)
+				if dir {
+					in.Walk = root
+				}
+				found(in)
+			}
+		}
+	}
+}
+
+// errorText is the reason of a path error, without its path.
+func errorText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// walk lists the followable files of root and tells whether it is a
+// folder.
+func (f *Follower) walk(root string, claim Claim) ([]string, bool, error) {
+	st, err := os.Stat(root)
+	if err != nil {
+		return nil, false, err
+	}
+	if _, ok := claim(root, st.IsDir()); ok {
+		return nil, st.IsDir(), nil
+	}
+	if !st.IsDir() {
+		if !st.Mode().IsRegular() || !Followable(root) {
+			return nil, false, nil
+		}
+		return []string{root}, false, nil
+	}
+	var paths []string
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return err
+			}
+			return nil // a folder that cannot be read now: Expand said why
+		}
+		if d.IsDir() {
+			if _, ok := claim(p, true); ok && p != root {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !walkable(p) || !Followable(p) {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
+				return nil
+			}
+		} else if !d.Type().IsRegular() {
+			return nil
+		}
+		paths = append(paths, p)
+		return nil
+	})
+	return paths, true, err
+}
+
+// Open opens the file at path for following: its reader is a stream (see
+// IsStream) that waits at the end of the file for it to grow, until ctx
+// ends. A file that is not a regular file (a named pipe) has no size to
+// poll: it is read as it is, once.
+func (f *Follower) Open(ctx context.Context, path string) (io.ReadCloser, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := file.Stat()
+	if err != nil {
+		file.Close()
+		return nil, err
+	}
+	f.Mark(path)
+	if !st.Mode().IsRegular() {
+		return file, nil // a pipe, a device: read as a stream, once
+	}
+	t := &tail{f: file, path: path, info: st, size: st.Size(), fl: f, ctx: ctx, poll: f.poll()}
+	if t.wake, t.unwatch = f.notify.watch(path); t.wake != nil {
+		t.poll = max(t.poll, WatchedPoll)
+	}
+	return t, nil
+}
+
+// tail is the reader of a followed file.
+type tail struct {
+	f     *os.File
+	path  string
+	info  os.FileInfo // of the file opened, to tell it is still at path
+	off   int64       // where the next read starts
+	size  int64       // the size last seen
+	fl    *Follower
+	ctx   context.Context
+	final bool // the file is left: read what it holds, then end
+	poll  time.Duration
+	wake  <-chan struct{} // the file changed (nil: polled only)
+	// unwatch ends the watch behind wake
+	unwatch func()
+}
+
+func (t *tail) Stream() bool { return true }
+
+func (t *tail) Close() error {
+	t.unwatch()
+	return t.f.Close()
+}
+
+func (t *tail) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	for {
+		final := t.final || t.ctx.Err() != nil
+		n, err := t.f.ReadAt(p, t.off)
+		if err != nil && err != io.EOF {
+			t.off += int64(n)
+			return n, err
+		}
+		if s := t.off + int64(n); err == io.EOF && s != t.size {
+			t.size = s // its size, as far as this read tells
+			t.fl.touch()
+		}
+		if n < len(p) && !final {
+			// the end of what is written: a line being written waits
+			// for its end
+			n = bytes.LastIndexByte(p[:n], '\n') + 1
+		}
+		if n > 0 {
+			t.off += int64(n)
+			t.fl.touch()
+			return n, nil
+		}
+		if final {
+			return 0, io.EOF
+		}
+		t.wait()
+	}
+}
+
+// wait waits for the file to change (or following to end).
+func (t *tail) wait() {
+	tm := time.NewTimer(t.poll)
+	defer tm.Stop()
+	for !t.changed() {
+		select {
+		case <-t.ctx.Done():
+			return
+		case <-tm.C:
+			tm.Reset(t.poll)
+		case <-t.wake:
+		}
+	}
+}
+
+// changed tells whether the file changed since it was last read: it grew or
+// shrank, or it is no longer at its path (the reader then reads what is left
+// and ends).
+func (t *tail) changed() bool {
+	if st, err := t.f.Stat(); err == nil && st.Size() != t.size {
+		if st.Size() < t.off {
+			t.fl.note("%s: truncated: reading it again from its start", t.path)
+			t.off = 0
+		}
+		t.size = st.Size()
+		t.fl.touch()
+		return true
+	}
+	st, err := os.Stat(t.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		t.fl.note("%s: removed: no longer followed", t.path)
+	case err == nil && !os.SameFile(st, t.info):
+		t.fl.note("%s: replaced by another file: the new one is read as a new file", t.path)
+	default:
+		return false
+	}
+	t.final = true
+	t.fl.forget(t.path)
+	return true
+}

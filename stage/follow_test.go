@@ -1,0 +1,222 @@
+package stage
+
+import (
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// hangGuard only ends a test that would otherwise hang.
+const hangGuard = 60 * time.Second
+
+func appendTo(t *testing.T, path, text string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type readResult struct {
+	text string
+	err  error
+}
+
+// readAsync reads once from r in a goroutine.
+func readAsync(r io.Reader) <-chan readResult {
+	c := make(chan readResult, 1)
+	go func() {
+		buf := make([]byte, 1<<10)
+		n, err := r.Read(buf)
+		c <- readResult{string(buf[:n]), err}
+	}()
+	return c
+}
+
+func await(t *testing.T, c <-chan readResult) readResult {
+	t.Helper()
+	select {
+	case r := <-c:
+		return r
+	case <-time.After(hangGuard):
+		t.Fatal("hang guard: the read did not return")
+	}
+	return readResult{}
+}
+
+// waitSeen waits until the follower has seen a change after the activity
+// time before.
+func waitSeen(t *testing.T, fl *Follower, before int64) {
+	t.Helper()
+	guard := time.After(hangGuard)
+	for fl.last.Load() == before {
+		select {
+		case <-guard:
+			t.Fatal("hang guard: the change was not seen")
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
+
+// TestTail: a followed file's reader hands on whole lines, holds a line
+// being written until its end comes, reads a truncated file again from its
+// start, and when following ends reads what is left, a last line without
+// its end included, then ends.
+func TestTail(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	appendTo(t, path, "one\n")
+	var mu sync.Mutex
+	var notes []string
+	fl := &Follower{Poll: time.Millisecond, Note: func(m string) { mu.Lock(); notes = append(notes, m); mu.Unlock() }}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r, err := fl.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if !IsStream(r) {
+		t.Error("a followed file is not a stream")
+	}
+	if got := await(t, readAsync(r)); got.text != "one\n" || got.err != nil {
+		t.Fatalf("first read %q, %v", got.text, got.err)
+	}
+
+	// half a line: held until its end comes
+	c := readAsync(r)
+	before := fl.last.Load()
+	appendTo(t, path, `{"half`)
+	waitSeen(t, fl, before)
+	select {
+	case got := <-c:
+		t.Fatalf("half a line read: %q", got.text)
+	default:
+	}
+	appendTo(t, path, "\"}\ntwo\n")
+	if got := await(t, c); got.text != "{\"half\"}\ntwo\n" || got.err != nil {
+		t.Fatalf("completed line read as %q, %v", got.text, got.err)
+	}
+
+	// truncated: read again from the start
+	if err := os.WriteFile(path, []byte("new\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := await(t, readAsync(r)); got.text != "new\n" {
+		t.Fatalf("after truncation read %q, %v", got.text, got.err)
+	}
+	mu.Lock()
+	if len(notes) != 1 || !strings.Contains(notes[0], "truncated") {
+		t.Errorf("notes %q, want one on the truncation", notes)
+	}
+	mu.Unlock()
+
+	// following ends: the last line without its end is read, then EOF
+	c = readAsync(r)
+	before = fl.last.Load()
+	appendTo(t, path, "last")
+	waitSeen(t, fl, before)
+	cancel()
+	if got := await(t, c); got.text != "last" || got.err != nil {
+		t.Fatalf("at the end read %q, %v", got.text, got.err)
+	}
+	if got := await(t, readAsync(r)); got.text != "" || got.err != io.EOF {
+		t.Fatalf("after the end read %q, %v; want EOF", got.text, got.err)
+	}
+}
+
+// TestFollowerIdle: following ends once Idle has passed with nothing new;
+// the reader of a file at its end then ends.
+func TestFollowerIdle(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	appendTo(t, path, "one\n")
+	fl := &Follower{Poll: time.Millisecond, Idle: time.Millisecond}
+	ctx, cancel := fl.Start(context.Background())
+	defer cancel()
+	r, err := fl.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got, err := io.ReadAll(r)
+	if string(got) != "one\n" || err != nil {
+		t.Fatalf("read %q, %v", got, err)
+	}
+	if ctx.Err() == nil {
+		t.Error("following has not ended")
+	}
+}
+
+// TestWatch: new log files in a followed folder and its subfolders are
+// found once; .json documents, archives, links to folders and files seen
+// before are not.
+func TestWatch(t *testing.T) {
+	root := t.TempDir()
+	other := t.TempDir()
+	appendTo(t, filepath.Join(root, "old.jsonl"), "x\n")
+	fl := &Follower{Scan: time.Millisecond}
+	fl.Mark(filepath.Join(root, "old.jsonl"))
+	ctx, cancel := context.WithCancel(context.Background())
+	found := make(chan Input, 16)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		fl.Watch(ctx, []string{root}, nil, func(in Input) { found <- in })
+	}()
+	os.MkdirAll(filepath.Join(root, "s", "subagents"), 0o755)
+	appendTo(t, filepath.Join(other, "elsewhere.jsonl"), "x\n")
+	if err := os.Symlink(other, filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"doc.json", "a.tar.gz", "notes.txt"} {
+		appendTo(t, filepath.Join(root, name), "x\n")
+	}
+	appendTo(t, filepath.Join(root, "new.jsonl"), "x\n")
+	appendTo(t, filepath.Join(root, "s", "subagents", "agent-1.jsonl"), "x\n")
+	var got []string
+	guard := time.After(hangGuard)
+	for len(got) < 2 {
+		select {
+		case in := <-found:
+			if in.Walk != root || !in.File {
+				t.Errorf("%s: walk %q, file %v", in.Path, in.Walk, in.File)
+			}
+			got = append(got, strings.TrimPrefix(in.Path, root+string(filepath.Separator)))
+		case <-guard:
+			t.Fatalf("hang guard: found only %q", got)
+		}
+	}
+	// one more walk after both were found: nothing new
+	before := len(found)
+	appendTo(t, filepath.Join(root, "last.jsonl"), "x\n")
+	in := <-found
+	cancel()
+	<-done
+	if before != 0 || in.Path != filepath.Join(root, "last.jsonl") || len(found) != 0 {
+		t.Errorf("found again or more: %v %q %d", before, in.Path, len(found))
+	}
+	slices.Sort(got)
+	if want := []string{"new.jsonl", filepath.Join("s", "subagents", "agent-1.jsonl")}; !slices.Equal(got, want) {
+		t.Errorf("found %q, want %q", got, want)
+	}
+}
+
+func TestFollowable(t *testing.T) {
+	for path, want := range map[string]bool{
+		"s.jsonl": true, "s.ndjson": true, "named-log": true,
+		"s.json": false, "S.JSON": false, "a.tar.gz": false, "s.jsonl.gz": false, "opencode.db": false,
+	} {
+		if got := Followable(path); got != want {
+			t.Errorf("Followable(%q) = %v, want %v", path, got, want)
+		}
+	}
+}
