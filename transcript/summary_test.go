@@ -31,12 +31,12 @@ func TestSummaryEscapes(t *testing.T) {
 		}
 		s.Flush()
 		out := buf.String()
-		if n := strings.Count(out, "\n"); n != len(evs) {
+		if n := strings.Count(out, "\n"); n != len(evs)+1 { // and the session's header
 			t.Errorf("%d lines, want %d:\n%s", n, len(evs), out)
 		}
 		plain := out
 		if color { // the labels' own colors are the only escapes
-			for _, c := range []string{"\x1b[0m", "\x1b[32m", "\x1b[33m", "\x1b[31m"} {
+			for _, c := range []string{"\x1b[0m", "\x1b[1;34m", "\x1b[32m", "\x1b[33m", "\x1b[31m"} {
 				plain = strings.ReplaceAll(plain, c, "")
 			}
 		}

@@ -16,9 +16,23 @@ func Streamlog(io IO) *cli.App {
 	app := newApp(io, "agt-streamlog", "write a stream log of agent events: raw JSONL or readable lines",
 		`Reads provider logs or agt.event/1 events and writes the stream log that
 agt-transcript --stream-log writes beside each transcript: --mode raw writes
-every (normalized) event as JSONL, --mode summary one readable line per
-message, tool call and result. Summary lines are colored on a terminal, never
-when NO_COLOR is set.
+every (normalized) event as JSONL; --mode summary (the default) is for
+watching a run: a header line when a session starts (provider, session id,
+model and folder when known), one line per message, tool call and result, a
+line with the session's running tokens and cost at each model call's usage,
+and a closing line with its totals (tokens, cost, duration, tool calls,
+errors: the figures agt-transcript gives it) when it ends. When the output
+holds more than one session, lines from the second session on begin with
+the session's number (#2). On a terminal, lines are cut to its width
+($COLUMNS, else the terminal's) and colored, never when NO_COLOR is set; in
+a pipe or a file each line is whole, one line per event, control characters
+escaped.
+
+   2026-01-28T22:26:40.001Z session    claude 0a1b2c3d · cwd /home/dev/app
+   2026-01-28T22:26:46.793Z tool       (claude-opus-4-5) Bash  git status
+   2026-01-28T22:26:46.842Z result     Bash  ok  On branch main
+   2026-01-28T22:26:47.120Z usage      Σ 12.3k in · 1.2k out · 40k cache read · $0.0421
+   2026-01-28T22:28:02.310Z end        12,301 in · 1,187 out · 40,022 cache read · $0.0421 · 1m22s · 1 tool call
 
 Examples:
    claude -p "fix it" --output-format stream-json --verbose | agt-streamlog
@@ -47,18 +61,20 @@ Exit status: 0 done, 1 an input could not be read or a data error under
 		cfg.Transform = n.Event
 		inputs, failed := expand(c, io, cfg)
 		var sum *transcript.Summary
+		var cons *transcript.Consolidator
 		var w *stage.Writer
 		if mode == transcript.LogSummary {
 			w = stage.NewWriter(io.Out)
 			sum = transcript.NewSummary(w, isTerminal(io.Out) && os.Getenv("NO_COLOR") == "")
-			cfg.Sink = func(evs []agt.Event) error {
-				for i := range evs {
-					if err := sum.Event(&evs[i]); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
+			sum.Width = lineWidth(io.Out)
+			// the sessions as agt-transcript makes them: a record several
+			// copies hold shows once, and a session's closing line has its
+			// transcript's totals
+			cons = transcript.NewConsolidator(provider.UnitKey, false, func(_ string, t *transcript.Transcript, _ []agt.Event) error {
+				return sum.End(t)
+			})
+			cons.Window, cons.Each = n.Window, sum.Event
+			cfg.Sink = cons.Add
 			cfg.Flush = func() error { // a live run's lines go out as they come
 				if err := sum.Flush(); err != nil {
 					return err
@@ -67,6 +83,9 @@ Exit status: 0 done, 1 an input could not be read or a data error under
 			}
 		}
 		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
+		if err == nil && cons != nil {
+			err = cons.Close()
+		}
 		if err == nil && sum != nil {
 			err = sum.Flush()
 		}
