@@ -50,6 +50,9 @@ type sessionLog struct {
 	streams []string          // by first appearance: the order the transcript sums them in
 	usage   map[string]*agt.Usage
 	model   map[string]string // stream → the model last shown
+	// the header: whether it is written, and what it tells
+	headed                           bool
+	ts, provider, native, cwd, first string
 }
 
 // NewSummary writes summary lines to w.
@@ -86,14 +89,12 @@ const (
 var modelLines = map[string]bool{agt.KindAssistant: true, agt.KindReasoning: true, agt.KindToolCall: true, agt.KindUsage: true}
 
 // Event writes the lines of one event: the session's header first when the
-// event is its first, then the event's own line, if it has one.
+// event is the first of the session to have a line, then the event's own
+// line, if it has one.
 func (s *Summary) Event(ev *agt.Event) error {
 	st := s.sessions[ev.Session]
 	if st == nil {
 		st = s.begin(ev.Session)
-		if err := s.header(st, ev); err != nil {
-			return err
-		}
 	}
 	u := st.usage[ev.Stream]
 	if u == nil {
@@ -101,8 +102,16 @@ func (s *Summary) Event(ev *agt.Event) error {
 		st.usage[ev.Stream] = u
 		st.streams = append(st.streams, ev.Stream)
 	}
-	if _, ok := labels[ev.Kind]; !ok {
+	if !st.headed {
+		st.learn(ev)
+	}
+	if _, ok := labels[ev.Kind]; !ok || (ev.Kind == agt.KindUsage && ev.Usage == nil) {
 		return nil
+	}
+	if !st.headed {
+		if err := s.header(st); err != nil {
+			return err
+		}
 	}
 	var body string
 	switch {
@@ -126,9 +135,6 @@ func (s *Summary) Event(ev *agt.Event) error {
 		}
 		body = name + "  " + status + "  " + oneLine(r.Output.Str(), s.budget())
 	case ev.Kind == agt.KindUsage:
-		if ev.Usage == nil { // never from input (events are checked); an in-process event
-			return nil
-		}
 		u.Add(ev.Usage)
 		body = "Σ " + totals(st.total(), compact)
 	case ev.Kind == agt.KindError && ev.Error != nil:
@@ -161,6 +167,11 @@ func (s *Summary) End(t *Transcript) error {
 		st = s.begin(t.Session)
 	}
 	delete(s.sessions, t.Session)
+	if !st.headed {
+		if err := s.header(st); err != nil {
+			return err
+		}
+	}
 	u := t.Usage
 	u.CostUSD = t.CostUSD
 	parts := []string{totals(&u, exact)}
@@ -189,19 +200,37 @@ func (s *Summary) begin(session string) *sessionLog {
 	return st
 }
 
-// header writes the first line of a session: what its first event tells of
-// it (its provider and native id, and its model and folder when the event
-// names them).
-func (s *Summary) header(st *sessionLog, ev *agt.Event) error {
-	parts := []string{strings.TrimSpace(oneLine(ev.Provider, s.budget()) + " " + oneLine(ev.NativeSession, s.budget()))}
-	if ev.Model != "" {
-		st.model[ev.Stream] = ev.Model
-		parts = append(parts, "model "+oneLine(ev.Model, s.budget()))
+// learn keeps what an event tells of its session for the header: the
+// first time, and the provider, native id, folder and model first named.
+func (st *sessionLog) learn(ev *agt.Event) {
+	if st.ts == "" {
+		st.ts = strings.Clone(ev.TS)
 	}
-	if ev.Meta != nil && ev.Meta.Cwd != "" {
-		parts = append(parts, "cwd "+oneLine(ev.Meta.Cwd, s.budget()))
+	if st.provider == "" && st.native == "" {
+		st.provider, st.native = strings.Clone(ev.Provider), strings.Clone(ev.NativeSession)
 	}
-	return s.line(st, ev.TS, lineSession, strings.Join(parts, " · "))
+	if st.cwd == "" && ev.Meta != nil {
+		st.cwd = strings.Clone(ev.Meta.Cwd)
+	}
+	if st.first == "" && ev.Model != "" {
+		st.first = strings.Clone(ev.Model)
+		st.model[ev.Stream] = st.first
+	}
+}
+
+// header writes the first line of a session, before the first line of its
+// events: its provider and native id, and its model and folder when the
+// events before named them (meta events, which have no line of their own).
+func (s *Summary) header(st *sessionLog) error {
+	st.headed = true
+	parts := []string{strings.TrimSpace(oneLine(st.provider, s.budget()) + " " + oneLine(st.native, s.budget()))}
+	if st.first != "" {
+		parts = append(parts, "model "+oneLine(st.first, s.budget()))
+	}
+	if st.cwd != "" {
+		parts = append(parts, "cwd "+oneLine(st.cwd, s.budget()))
+	}
+	return s.line(st, st.ts, lineSession, strings.Join(parts, " · "))
 }
 
 // total is the session's usage so far, its streams added up in the order

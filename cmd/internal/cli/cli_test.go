@@ -134,8 +134,8 @@ func TestNormalizeCLI(t *testing.T) {
 func TestStreamlogCLI(t *testing.T) {
 	cases := []runCase{
 		{name: "summary", stdin: codexCall, stdout: []string{
-			" session    codex t1 · cwd /r\n",
-			" tool       (gpt-5.1-codex-max) Read  /r/README.md\n",
+			" session    codex t1 · model gpt-5.1-codex-max · cwd /r\n",
+			" tool       Read  /r/README.md\n",
 			" usage      Σ 60 in · 10 out · 40 cache read · $0.0002\n",
 			" end        60 in · 10 out · 40 cache read · $0.0002 · 3.0s · 1 tool call\n",
 		}, noStderr: true, stdoutLines: 4},
