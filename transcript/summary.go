@@ -260,7 +260,11 @@ func (s *Summary) line(st *sessionLog, ts, kind, body string) error {
 	body = agt.Printable(body)
 	if s.Width > 0 {
 		room := s.Width - utf8.RuneCountInString(stamp) - len(tag) - len(label) - 2
-		body = cut(body, max(room, 1))
+		if room < 1 { // a terminal narrower than the line's head: the head, cut
+			_, err := fmt.Fprintf(s.w, "%s\n", cut(stamp+" "+tag+label, s.Width))
+			return err
+		}
+		body = cut(body, room)
 	}
 	if s.color {
 		label = "\x1b[" + l.color + "m" + label + "\x1b[0m"

@@ -2,10 +2,19 @@ package transcript
 
 import (
 	"bytes"
+	"context"
+	"io"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/provider/price"
+	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
 )
 
 // TestSummaryEscapes: log text cannot put control characters, escape
@@ -78,4 +87,111 @@ func TestNilPayloads(t *testing.T) {
 	if len(got) != 1 || got[0].Counts.ToolCalls != 0 || got[0].Counts.Messages != 2 || got[0].Usage.Total != 0 {
 		t.Errorf("transcripts %+v", got)
 	}
+}
+
+// summarize writes the summary of files as agt-streamlog does, and calls
+// check with each session's transcript and the running total its last
+// usage line showed, before its closing line.
+func summarize(t *testing.T, s *Summary, files []string, check func(tr *Transcript, running *agt.Usage)) {
+	t.Helper()
+	ins, _ := stage.Expand(files, nil, provider.Claim)
+	n := &provider.Normalizer{Prices: price.Default()}
+	c := NewConsolidator(provider.UnitKey, false, func(_ string, tr *Transcript, _ []agt.Event) error {
+		if st := s.sessions[tr.Session]; st != nil && check != nil {
+			check(tr, st.total())
+		}
+		return s.End(tr)
+	})
+	c.Window, c.Each = n.Window, s.Event
+	if _, err := provider.Parse(context.Background(), provider.Config{Quiet: true, Transform: n.Event, Sink: c.Add}, ins, nil, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSummaryWidth: with a width, every line fits it, long ones end in an
+// ellipsis; without, lines are whole.
+func TestSummaryWidth(t *testing.T) {
+	files := []string{filepath.Join(providertest.RepoRoot(t), "testdata", "claude", "agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl")}
+	var whole bytes.Buffer
+	summarize(t, NewSummary(&whole, false), files, nil)
+	longest := 0
+	for _, l := range strings.Split(whole.String(), "\n") {
+		longest = max(longest, utf8.RuneCountInString(l))
+	}
+	if longest < 200 || strings.Contains(whole.String(), "…") {
+		t.Fatalf("whole lines: the longest has %d runes, ellipsis %v", longest, strings.Contains(whole.String(), "…"))
+	}
+	for _, width := range []int{80, 45, 20, 1} {
+		for _, color := range []bool{false, true} {
+			var buf bytes.Buffer
+			s := NewSummary(&buf, color)
+			s.Width = width
+			summarize(t, s, files, nil)
+			lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+			if len(lines) != strings.Count(whole.String(), "\n") {
+				t.Fatalf("width %d: %d lines, want %d", width, len(lines), strings.Count(whole.String(), "\n"))
+			}
+			cut := 0
+			for _, l := range lines {
+				plain := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(l, "")
+				if n := utf8.RuneCountInString(plain); n > width {
+					t.Fatalf("width %d: a line of %d runes: %q", width, n, plain)
+				}
+				if strings.HasSuffix(plain, "…") {
+					cut++
+				}
+			}
+			if cut == 0 {
+				t.Errorf("width %d: no line cut", width)
+			}
+		}
+	}
+}
+
+// TestSummaryRunningTotals: over the corpus, the running total a session's
+// lines reach is its transcript's usage and cost, so that the usage lines
+// and the closing line agree.
+func TestSummaryRunningTotals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the whole corpus")
+	}
+	corpus := providertest.CorpusDir(t)
+	entries, _ := filepath.Glob(filepath.Join(corpus, "*", "*"))
+	lives, _ := filepath.Glob(filepath.Join(corpus, "live", "*", "*"))
+	sessions, used := 0, 0
+	for _, f := range append(entries, lives...) {
+		if strings.HasSuffix(f, ".tsv") || strings.HasSuffix(f, ".md") || strings.HasSuffix(f, "live") {
+			continue
+		}
+		summarize(t, NewSummary(io.Discard, false), []string{f}, func(tr *Transcript, running *agt.Usage) {
+			sessions++
+			want := tr.Usage
+			want.CostUSD, want.Scope = tr.CostUSD, ""
+			got := *running
+			if want.Total != 0 {
+				used++
+			}
+			if got.Input != want.Input || got.Output != want.Output || got.CacheRead != want.CacheRead || got.CacheWrite != want.CacheWrite ||
+				(got.CostUSD == nil) != (want.CostUSD == nil) || (got.CostUSD != nil && *got.CostUSD != *want.CostUSD) {
+				t.Errorf("%s: session %s: running total %+v (cost %v), transcript %+v (cost %v)", f, tr.NativeSession, got, dollars(got.CostUSD), want, dollars(want.CostUSD))
+			}
+		})
+	}
+	t.Logf("%d sessions, %d with usage", sessions, used)
+	if sessions < 50 || used < 30 {
+		t.Errorf("%d sessions, %d with usage: the corpus is not read", sessions, used)
+	}
+}
+
+func dollars(c *float64) string {
+	if c == nil {
+		return "none"
+	}
+	return Dollars(*c)
 }
