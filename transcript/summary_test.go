@@ -195,3 +195,30 @@ func dollars(c *float64) string {
 	}
 	return Dollars(*c)
 }
+
+// TestSummaryFigures: how counts, costs and durations read.
+func TestSummaryFigures(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1k", 1049: "1k", 1050: "1.1k", 12345: "12.3k", 99_949: "99.9k", 99_950: "100k", 999_499: "999k", 999_500: "1M", 1_234_567: "1.2M", 9_007_199_254_740_992: "9P", -12345: "-12.3k"} {
+		if got := compact(n); got != want {
+			t.Errorf("compact(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 1_234_567: "1,234,567", -1234: "-1,234", 9_007_199_254_740_992: "9,007,199,254,740,992"} {
+		if got := exact(n); got != want {
+			t.Errorf("exact(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for ms, want := range map[int64]string{0: "0ms", 999: "999ms", 1000: "1.0s", 12_345: "12.3s", 60_000: "1m00s", 125_000: "2m05s", 3_600_000: "1h00m", 3_723_000: "1h02m"} {
+		if got := elapsed(ms); got != want {
+			t.Errorf("elapsed(%d) = %q, want %q", ms, got, want)
+		}
+	}
+	cost := 0.02224
+	u := agt.Usage{Input: 5000, Output: 170, CacheWrite: 1000, CostUSD: &cost}
+	if got, want := totals(&u, compact), "5k in · 170 out · 1k cache write · $0.0222"; got != want {
+		t.Errorf("totals %q, want %q", got, want)
+	}
+	if got := totals(&agt.Usage{Scope: agt.ScopeRun}, exact); got != "no usage" {
+		t.Errorf("totals of nothing %q", got)
+	}
+}
