@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agt-project/agt/provider/providertest"
 )
@@ -202,4 +204,116 @@ func TestStreamlogTotals(t *testing.T) {
 		t.Errorf("%d sessions, %d with a cost: the corpus is not read", sessions, priced)
 	}
 	t.Logf("%d inputs, %d sessions, %d with a cost", len(inputs), sessions, priced)
+}
+
+// TestStreamlogSummaryLive: agt-streamlog fed a live run one line at a time
+// through a pipe writes the header and each line's lines before it is given
+// the next line (but the usage and closing lines, which wait for the call or
+// the session to end), and in the end what it writes for the whole input.
+func TestStreamlogSummaryLive(t *testing.T) {
+	root := filepath.Join(providertest.RepoRoot(t), "testdata")
+	t.Setenv("NO_COLOR", "")
+	for _, rel := range []string{"claude/live/gen__claude-2.1.197__subagent.jsonl", "claude/live/gen__claude-2.1.197__tools.jsonl", "codex/live/gen__codex-0.169.0__tools.jsonl"} {
+		t.Run(rel, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(root, rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+			// what must be out once line k is in: the lines a run over the
+			// first k lines writes, but usage and closing lines
+			want := make([][]string, len(lines))
+			for k := range lines {
+				out, errs, code := runStdin(t, strings.Join(lines[:k+1], ""))
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, errs)
+				}
+				want[k] = settled(out)
+			}
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			done := make(chan int, 1)
+			var errb bytes.Buffer
+			go func() {
+				c := Run(context.Background(), Streamlog(IO{In: inR, Out: outW, Err: &errb}), []string{"agt", "-q"})
+				outW.Close()
+				done <- c
+			}()
+			got := make(chan string, 1024)
+			go func() {
+				b := make([]byte, 0, 4096)
+				buf := make([]byte, 4096)
+				for {
+					n, err := outR.Read(buf)
+					b = append(b, buf[:n]...)
+					if i := bytes.LastIndexByte(b, '\n'); i >= 0 && n > 0 {
+						got <- string(b[:i+1])
+					}
+					if err != nil {
+						close(got)
+						return
+					}
+				}
+			}()
+			guard := time.NewTimer(hangGuard)
+			defer guard.Stop()
+			out := ""
+			for k, l := range lines {
+				if _, err := io.WriteString(inW, l); err != nil {
+					t.Fatal(err)
+				}
+				for !prefixOf(want[k], settled(out)) {
+					select {
+					case s, ok := <-got:
+						if !ok {
+							t.Fatalf("output ended after line %d", k+1)
+						}
+						out = s
+					case <-guard.C:
+						inW.Close()
+						t.Fatalf("line %d sent: its lines did not come out before the hang guard (%v); out so far:\n%s\nwant:\n%s", k+1, hangGuard, out, strings.Join(want[k], "\n"))
+					}
+				}
+			}
+			inW.Close()
+			for s := range got {
+				out = s
+			}
+			if c := <-done; c != 0 {
+				t.Fatalf("exit %d: %s", c, errb.String())
+			}
+			whole, _, _ := runStdin(t, string(data))
+			if out != string(whole) {
+				t.Errorf("fed line by line:\n%s\nwhole:\n%s", out, whole)
+			}
+		})
+	}
+}
+
+// runStdin runs agt-streamlog on input from stdin.
+func runStdin(t *testing.T, in string) ([]byte, string, int) {
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), Streamlog(IO{In: strings.NewReader(in), Out: &out, Err: &errb}), []string{"agt", "-q"})
+	return out.Bytes(), errb.String(), code
+}
+
+// settled are the lines of a summary but its usage and closing lines, and
+// a header with no line after it (a session closed before its first line
+// gets its header then; a live one waits for its first line).
+func settled[T []byte | string](out T) []string {
+	var ls []string
+	for _, l := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+		if l != "" && !strings.Contains(l, " usage      Σ ") && !endLine.MatchString(l) {
+			ls = append(ls, l)
+		}
+	}
+	if n := len(ls); n > 0 && strings.Contains(ls[n-1], " session    ") {
+		ls = ls[:n-1]
+	}
+	return ls
+}
+
+// prefixOf tells whether want begins got.
+func prefixOf(want, got []string) bool {
+	return len(got) >= len(want) && slices.Equal(want, got[:len(want)])
 }
