@@ -45,6 +45,11 @@ type Consolidator struct {
 	// Group, when set, is told the keys of a group's units (the first one
 	// is the key its sessions are flushed with) before they are flushed.
 	Group func(units []string)
+	// Each, when set, receives every event that counts (not a record an
+	// earlier copy held) as soon as it is consolidated: the summary stream
+	// log of a live run writes its line then, and the session's closing
+	// line when it is flushed.
+	Each func(ev *agt.Event) error
 
 	unitKey  func(path string) string
 	keep     bool
@@ -112,6 +117,11 @@ func (c *Consolidator) Add(evs []agt.Event) error {
 			continue
 		}
 		b.add(ev)
+		if c.Each != nil {
+			if err := c.Each(ev); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -242,9 +242,14 @@ func (d *Dir) flush(unit string, t *Transcript, events []agt.Event) error {
 		})
 	case LogSummary:
 		return d.write(base+ExtStreamLog, func(w io.Writer) error {
-			s := NewSummary(w, false)
+			s := NewSummary(w, false) // a file: lines whole, no colors
 			for i := range events {
-				s.Event(&events[i])
+				if err := s.Event(&events[i]); err != nil {
+					return err
+				}
+			}
+			if err := s.End(t); err != nil {
+				return err
 			}
 			return s.Flush()
 		})

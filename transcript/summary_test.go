@@ -2,10 +2,19 @@ package transcript
 
 import (
 	"bytes"
+	"context"
+	"io"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/provider/price"
+	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
 )
 
 // TestSummaryEscapes: log text cannot put control characters, escape
@@ -31,12 +40,12 @@ func TestSummaryEscapes(t *testing.T) {
 		}
 		s.Flush()
 		out := buf.String()
-		if n := strings.Count(out, "\n"); n != len(evs) {
+		if n := strings.Count(out, "\n"); n != len(evs)+1 { // and the session's header
 			t.Errorf("%d lines, want %d:\n%s", n, len(evs), out)
 		}
 		plain := out
 		if color { // the labels' own colors are the only escapes
-			for _, c := range []string{"\x1b[0m", "\x1b[32m", "\x1b[33m", "\x1b[31m"} {
+			for _, c := range []string{"\x1b[0m", "\x1b[1;34m", "\x1b[32m", "\x1b[33m", "\x1b[31m"} {
 				plain = strings.ReplaceAll(plain, c, "")
 			}
 		}
@@ -77,5 +86,139 @@ func TestNilPayloads(t *testing.T) {
 	}
 	if len(got) != 1 || got[0].Counts.ToolCalls != 0 || got[0].Counts.Messages != 2 || got[0].Usage.Total != 0 {
 		t.Errorf("transcripts %+v", got)
+	}
+}
+
+// summarize writes the summary of files as agt-streamlog does, and calls
+// check with each session's transcript and the running total its last
+// usage line showed, before its closing line.
+func summarize(t *testing.T, s *Summary, files []string, check func(tr *Transcript, running *agt.Usage)) {
+	t.Helper()
+	ins, _ := stage.Expand(files, nil, provider.Claim)
+	n := &provider.Normalizer{Prices: price.Default()}
+	c := NewConsolidator(provider.UnitKey, false, func(_ string, tr *Transcript, _ []agt.Event) error {
+		if st := s.sessions[tr.Session]; st != nil && check != nil {
+			check(tr, st.total())
+		}
+		return s.End(tr)
+	})
+	c.Window, c.Each = n.Window, s.Event
+	if _, err := provider.Parse(context.Background(), provider.Config{Quiet: true, Transform: n.Event, Sink: c.Add}, ins, nil, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSummaryWidth: with a width, every line fits it, long ones end in an
+// ellipsis; without, lines are whole.
+func TestSummaryWidth(t *testing.T) {
+	files := []string{filepath.Join(providertest.RepoRoot(t), "testdata", "claude", "agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl")}
+	var whole bytes.Buffer
+	summarize(t, NewSummary(&whole, false), files, nil)
+	longest := 0
+	for _, l := range strings.Split(whole.String(), "\n") {
+		longest = max(longest, utf8.RuneCountInString(l))
+	}
+	if longest < 200 || strings.Contains(whole.String(), "…") {
+		t.Fatalf("whole lines: the longest has %d runes, ellipsis %v", longest, strings.Contains(whole.String(), "…"))
+	}
+	for _, width := range []int{80, 45, 20, 1} {
+		for _, color := range []bool{false, true} {
+			var buf bytes.Buffer
+			s := NewSummary(&buf, color)
+			s.Width = width
+			summarize(t, s, files, nil)
+			lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+			if len(lines) != strings.Count(whole.String(), "\n") {
+				t.Fatalf("width %d: %d lines, want %d", width, len(lines), strings.Count(whole.String(), "\n"))
+			}
+			cut := 0
+			for _, l := range lines {
+				plain := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(l, "")
+				if n := utf8.RuneCountInString(plain); n > width {
+					t.Fatalf("width %d: a line of %d runes: %q", width, n, plain)
+				}
+				if strings.HasSuffix(plain, "…") {
+					cut++
+				}
+			}
+			if cut == 0 {
+				t.Errorf("width %d: no line cut", width)
+			}
+		}
+	}
+}
+
+// TestSummaryRunningTotals: over the corpus, the running total a session's
+// lines reach is its transcript's usage and cost, so that the usage lines
+// and the closing line agree.
+func TestSummaryRunningTotals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the whole corpus")
+	}
+	corpus := providertest.CorpusDir(t)
+	entries, _ := filepath.Glob(filepath.Join(corpus, "*", "*"))
+	lives, _ := filepath.Glob(filepath.Join(corpus, "live", "*", "*"))
+	sessions, used := 0, 0
+	for _, f := range append(entries, lives...) {
+		if strings.HasSuffix(f, ".tsv") || strings.HasSuffix(f, ".md") || strings.HasSuffix(f, "live") {
+			continue
+		}
+		summarize(t, NewSummary(io.Discard, false), []string{f}, func(tr *Transcript, running *agt.Usage) {
+			sessions++
+			want := tr.Usage
+			want.CostUSD, want.Scope = tr.CostUSD, ""
+			got := *running
+			if want.Total != 0 {
+				used++
+			}
+			if got.Input != want.Input || got.Output != want.Output || got.CacheRead != want.CacheRead || got.CacheWrite != want.CacheWrite ||
+				(got.CostUSD == nil) != (want.CostUSD == nil) || (got.CostUSD != nil && *got.CostUSD != *want.CostUSD) {
+				t.Errorf("%s: session %s: running total %+v (cost %v), transcript %+v (cost %v)", f, tr.NativeSession, got, dollars(got.CostUSD), want, dollars(want.CostUSD))
+			}
+		})
+	}
+	t.Logf("%d sessions, %d with usage", sessions, used)
+	if sessions < 50 || used < 30 {
+		t.Errorf("%d sessions, %d with usage: the corpus is not read", sessions, used)
+	}
+}
+
+func dollars(c *float64) string {
+	if c == nil {
+		return "none"
+	}
+	return Dollars(*c)
+}
+
+// TestSummaryFigures: how counts, costs and durations read.
+func TestSummaryFigures(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1k", 1049: "1k", 1050: "1.1k", 12345: "12.3k", 99_949: "99.9k", 99_950: "100k", 999_499: "999k", 999_500: "1M", 1_234_567: "1.2M", 9_007_199_254_740_992: "9P", -12345: "-12.3k"} {
+		if got := compact(n); got != want {
+			t.Errorf("compact(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 1_234_567: "1,234,567", -1234: "-1,234", 9_007_199_254_740_992: "9,007,199,254,740,992"} {
+		if got := exact(n); got != want {
+			t.Errorf("exact(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for ms, want := range map[int64]string{0: "0ms", 999: "999ms", 1000: "1.0s", 12_345: "12.3s", 60_000: "1m00s", 125_000: "2m05s", 3_600_000: "1h00m", 3_723_000: "1h02m"} {
+		if got := elapsed(ms); got != want {
+			t.Errorf("elapsed(%d) = %q, want %q", ms, got, want)
+		}
+	}
+	cost := 0.02224
+	u := agt.Usage{Input: 5000, Output: 170, CacheWrite: 1000, CostUSD: &cost}
+	if got, want := totals(&u, compact), "5k in · 170 out · 1k cache write · $0.0222"; got != want {
+		t.Errorf("totals %q, want %q", got, want)
+	}
+	if got := totals(&agt.Usage{Scope: agt.ScopeRun}, exact); got != "no usage" {
+		t.Errorf("totals of nothing %q", got)
 	}
 }

@@ -1,10 +1,10 @@
 package cli
 
 import (
-	goio "io"
 	"os"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/stage"
 	"github.com/agt-project/agt/transcript"
 	"github.com/urfave/cli/v2"
@@ -16,17 +16,32 @@ func Streamlog(io IO) *cli.App {
 	app := newApp(io, "agt-streamlog", "write a stream log of agent events: raw JSONL or readable lines",
 		`Reads provider logs or agt.event/1 events and writes the stream log that
 agt-transcript --stream-log writes beside each transcript: --mode raw writes
-every (normalized) event as JSONL, --mode summary one readable line per
-message, tool call and result. Summary lines are colored on a terminal, never
-when NO_COLOR is set.
+every (normalized) event as JSONL; --mode summary (the default) is for
+watching a run: a header line when a session starts (provider, session id,
+model and folder when known), one line per message, tool call and result, a
+line with the session's running tokens and cost at each model call's usage,
+and a closing line with its totals (tokens, cost, duration, tool calls,
+errors: the figures agt-transcript gives it) when it ends. When the output
+holds more than one session, lines from the second session on begin with
+the session's number (#2). On a terminal, lines are cut to its width
+($COLUMNS, else the terminal's) and colored, never when NO_COLOR is set; in
+a pipe or a file each line is whole, one line per event, control characters
+escaped.
+
+   2026-01-28T22:26:40.001Z session    claude 0a1b2c3d · cwd /home/dev/app
+   2026-01-28T22:26:46.793Z tool       (claude-opus-4-5) Bash  git status
+   2026-01-28T22:26:46.842Z result     Bash  ok  On branch main
+   2026-01-28T22:26:47.120Z usage      Σ 12.3k in · 1.2k out · 40k cache read · $0.0421
+   2026-01-28T22:28:02.310Z end        12,301 in · 1,187 out · 40,022 cache read · $0.0421 · 1m22s · 1 tool call
 
 Examples:
    claude -p "fix it" --output-format stream-json --verbose | agt-streamlog
    agt-streamlog --mode raw rollout.jsonl > rollout.stream.jsonl
    agt-streamlog -f ~/.claude/projects/-home-me-app/   # the running session and its subagents, live
 
-`+followHelp+` In summary mode the lines of followed files are
-headed, like tail's, by a "==> FILE <==" line whenever the file changes.
+`+followHelp+` Sessions of followed files have no end while they are
+followed: their lines carry the running totals, and no closing line is
+written.
 
 Exit status: 0 done (or following ended), 1 an input could not be read or a
 data error under --strict, 2 usage error, 130 interrupted.`)
@@ -56,30 +71,33 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		}
 		inputs, failed := expand(c, io, cfg)
 		var sum *transcript.Summary
+		var cons *transcript.Consolidator
 		var w *stage.Writer
 		if mode == transcript.LogSummary {
 			w = stage.NewWriter(io.Out)
-			var to goio.Writer = w
-			var head *headed
-			if fl != nil { // the lines of followed files interleave: say whose they are
-				head = &headed{w: w}
-				to = head
-			}
-			sum = transcript.NewSummary(to, isTerminal(io.Out) && os.Getenv("NO_COLOR") == "")
-			last := ""
-			cfg.Sink = func(evs []agt.Event) error {
-				for i := range evs {
-					if p := evs[i].Src.Path; head != nil && p != last {
-						if err := sum.Flush(); err != nil { // the lines of the last file go first
+			sum = transcript.NewSummary(w, isTerminal(io.Out) && os.Getenv("NO_COLOR") == "")
+			sum.Width = lineWidth(io.Out)
+			// the sessions as agt-transcript makes them: a record several
+			// copies hold shows once, and a session's closing line has its
+			// transcript's totals
+			cons = transcript.NewConsolidator(provider.UnitKey, false, func(_ string, t *transcript.Transcript, _ []agt.Event) error {
+				return sum.End(t)
+			})
+			cons.Window, cons.Each = n.Window, sum.Event
+			cfg.Sink = cons.Add
+			if args := c.Args().Slice(); fl != nil && len(args) > 0 && args[0] != stage.StdinPath {
+				// followed files are read side by side and none ends while
+				// followed: their events are shown as they come, each line
+				// naming its session, and no session is closed
+				cons = nil
+				cfg.Sink = func(evs []agt.Event) error {
+					for i := range evs {
+						if err := sum.Event(&evs[i]); err != nil {
 							return err
 						}
-						head.next, last = "==> "+agt.Printable(p)+" <==\n", p
 					}
-					if err := sum.Event(&evs[i]); err != nil {
-						return err
-					}
+					return nil
 				}
-				return nil
 			}
 			cfg.Flush = func() error { // a live run's lines go out as they come
 				if err := sum.Flush(); err != nil {
@@ -89,6 +107,9 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 			}
 		}
 		st, err := read(c, io, cfg, fl, inputs)
+		if err == nil && cons != nil {
+			err = cons.Close()
+		}
 		if err == nil && sum != nil {
 			err = sum.Flush()
 		}
@@ -98,27 +119,4 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		return outcome(st, err, failed)
 	}
 	return app
-}
-
-// headed writes a header line (tail's "==> FILE <==") before the next
-// bytes written, when one is set: a file whose events print nothing gets
-// none.
-type headed struct {
-	w     goio.Writer
-	next  string
-	wrote bool
-}
-
-func (h *headed) Write(p []byte) (int, error) {
-	if h.next != "" && len(p) > 0 {
-		sep := "\n"
-		if !h.wrote {
-			sep = ""
-		}
-		if _, err := goio.WriteString(h.w, sep+h.next); err != nil {
-			return 0, err
-		}
-		h.next, h.wrote = "", true
-	}
-	return h.w.Write(p)
 }

@@ -60,6 +60,10 @@ func TestTranscriptOutputDir(t *testing.T) {
 	if !strings.Contains(got[want[0]], " tool       Bash  mkdir -p myapp") {
 		t.Errorf("summary log lacks the tool line:\n%s", got[want[0]])
 	}
+	// a session's file is what agt-streamlog writes for it in a pipe
+	if b, _ := os.ReadFile(testdataFile(t, "streamlog/codex.log")); got[want[2]] != string(b) {
+		t.Errorf("%s differs from agt-streamlog's summary of the session (testdata/streamlog/codex.log):\n%s", want[2], got[want[2]])
+	}
 
 	// a second run skips both inputs and leaves the files as they were
 	code, _, stderr = runCode(t, Transcript, nil, "-o", out, "--stream-log", "summary", in)

@@ -1,0 +1,319 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agt-project/agt/provider/providertest"
+)
+
+// streamlogGolden are real sessions (licensed copies in testdata/) whose
+// summary stream logs were read against the raw logs: a Claude Code session
+// with its subagent's file, Codex and Gemini CLI sessions, two live
+// captures, and two sessions in one output (numbered lines).
+var streamlogGolden = []struct {
+	name  string
+	files []string
+}{
+	{"claude-subagent", []string{"claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", "claude/agtrace__agent-0c4c3cf8.jsonl"}},
+	{"codex", []string{"codex/agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl"}},
+	{"gemini", []string{"gemini/agtrace__session-2025-12-09T19-50-f0a689a6.json"}},
+	{"claude-live", []string{"claude/live/gen__claude-2.1.197__subagent.jsonl"}},
+	{"codex-live", []string{"codex/live/gen__codex-0.169.0__tools.jsonl"}},
+	{"two-sessions", []string{"codex/agentsessions__codex-small-0.146.jsonl", "claude/live/gen__claude-2.1.197__tools.jsonl"}},
+}
+
+// TestStreamlogGolden compares agt-streamlog's summary of real sessions
+// with testdata/streamlog/ (go test ./cmd/... -update rewrites them).
+func TestStreamlogGolden(t *testing.T) {
+	root := filepath.Join(providertest.RepoRoot(t), "testdata")
+	t.Setenv("NO_COLOR", "")
+	t.Setenv("COLUMNS", "40") // not a terminal: no effect
+	for _, c := range streamlogGolden {
+		t.Run(c.name, func(t *testing.T) {
+			var args []string
+			for _, f := range c.files {
+				args = append(args, filepath.Join(root, f))
+			}
+			out, errs, code := runFilter(t, Streamlog, args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			providertest.Golden(t, out, filepath.Join(root, "streamlog", c.name+".log"))
+		})
+	}
+}
+
+// runFilter runs app with args, its stdout a buffer (not a terminal).
+func runFilter(t *testing.T, app App, args ...string) ([]byte, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), app(IO{In: strings.NewReader(""), Out: &out, Err: &errb}), append([]string{"agt"}, args...))
+	return out.Bytes(), errb.String(), code
+}
+
+// TestStreamlogPipeWhole: in a pipe, a line is never cut, however long,
+// and stays one line.
+func TestStreamlogPipeWhole(t *testing.T) {
+	t.Setenv("COLUMNS", "40")
+	long := strings.Repeat("word ", 2000) + "end"
+	in := fmt.Sprintf(`{"type":"user","uuid":"u1","sessionId":"s1","timestamp":"2026-01-15T10:00:00Z","message":{"role":"user","content":%q}}`, long+"\nsecond line")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan []byte)
+	go func() {
+		b, _ := io.ReadAll(r)
+		got <- b
+	}()
+	var errb bytes.Buffer
+	code := Run(context.Background(), Streamlog(IO{In: strings.NewReader(in + "\n"), Out: w, Err: &errb}), []string{"agt"})
+	w.Close()
+	out := string(<-got)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 3 { // header, user, end
+		t.Fatalf("%d lines, want 3:\n%.300s", len(lines), out)
+	}
+	if !strings.HasSuffix(lines[1], " user       "+long+" second line") {
+		t.Errorf("the user line is not whole: %d bytes, ends %q", len(lines[1]), lines[1][max(0, len(lines[1])-40):])
+	}
+}
+
+// closing is a session's closing line as agt-transcript's figures give it:
+// its tokens and cost, then its tool calls.
+func closing(t *testing.T, line []byte) (figures, calls string) {
+	var tr struct {
+		Usage struct {
+			Input      int64 `json:"input"`
+			Output     int64 `json:"output"`
+			CacheRead  int64 `json:"cache_read"`
+			CacheWrite int64 `json:"cache_write"`
+		} `json:"usage"`
+		CostUSD *float64 `json:"cost_usd"`
+		Counts  struct {
+			ToolCalls int `json:"tool_calls"`
+		} `json:"counts"`
+	}
+	if err := json.Unmarshal(line, &tr); err != nil {
+		t.Fatal(err)
+	}
+	u := tr.Usage
+	if u.Input == 0 && u.Output == 0 && u.CacheRead == 0 && u.CacheWrite == 0 && tr.CostUSD == nil {
+		figures = "no usage"
+	} else {
+		parts := []string{commas(u.Input) + " in", commas(u.Output) + " out"}
+		if u.CacheRead != 0 {
+			parts = append(parts, commas(u.CacheRead)+" cache read")
+		}
+		if u.CacheWrite != 0 {
+			parts = append(parts, commas(u.CacheWrite)+" cache write")
+		}
+		if tr.CostUSD != nil {
+			parts = append(parts, fmt.Sprintf("$%.4f", *tr.CostUSD))
+		}
+		figures = strings.Join(parts, " · ")
+	}
+	calls = fmt.Sprintf("%d tool calls", tr.Counts.ToolCalls)
+	if tr.Counts.ToolCalls == 1 {
+		calls = "1 tool call"
+	}
+	return figures, calls
+}
+
+func commas(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// endLine is a closing line: its time, the session's number, its label.
+var endLine = regexp.MustCompile(`^(?: +-|\S+) (?:#\d+ )?end {8}(.*)$`)
+
+// TestStreamlogTotals: for every corpus input, the closing line of each
+// session agt-streamlog writes has the tokens and cost of the transcript
+// agt-transcript writes for it, sessions in the same order.
+func TestStreamlogTotals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the whole corpus")
+	}
+	corpus := providertest.CorpusDir(t)
+	var inputs []string
+	for _, dir := range []string{"claude", "codex", "gemini", "copilot", "pi", "opencode", "other"} {
+		entries, _ := os.ReadDir(filepath.Join(corpus, dir))
+		for _, e := range entries {
+			inputs = append(inputs, filepath.Join(corpus, dir, e.Name()))
+		}
+	}
+	lives, _ := filepath.Glob(filepath.Join(corpus, "live", "*", "*"))
+	inputs = append(inputs, lives...)
+	sessions, priced := 0, 0
+	for _, in := range inputs {
+		if strings.HasSuffix(in, ".tsv") || strings.HasSuffix(in, ".md") {
+			continue
+		}
+		rel, _ := filepath.Rel(corpus, in)
+		t.Run(rel, func(t *testing.T) {
+			trs, _, code1 := runFilter(t, Transcript, "-q", in)
+			log, _, code2 := runFilter(t, Streamlog, "-q", in)
+			if code1 != code2 {
+				t.Fatalf("exit %d from agt-transcript, %d from agt-streamlog", code1, code2)
+			}
+			var ends []string
+			for _, l := range strings.Split(string(log), "\n") {
+				if m := endLine.FindStringSubmatch(l); m != nil {
+					ends = append(ends, m[1])
+				}
+			}
+			lines := bytes.Split(bytes.TrimSuffix(trs, []byte("\n")), []byte("\n"))
+			if len(trs) == 0 {
+				lines = nil
+			}
+			if len(ends) != len(lines) {
+				t.Fatalf("%d closing lines, %d transcripts", len(ends), len(lines))
+			}
+			for i, l := range lines {
+				figures, calls := closing(t, l)
+				if !strings.HasPrefix(ends[i], figures+" · ") || !strings.Contains(ends[i], " · "+calls) {
+					t.Errorf("session %d: closing line %q, want %q … %q", i+1, ends[i], figures, calls)
+				}
+				sessions++
+				if strings.Contains(figures, "$") {
+					priced++
+				}
+			}
+		})
+	}
+	if sessions < 50 || priced < 20 {
+		t.Errorf("%d sessions, %d with a cost: the corpus is not read", sessions, priced)
+	}
+	t.Logf("%d inputs, %d sessions, %d with a cost", len(inputs), sessions, priced)
+}
+
+// TestStreamlogSummaryLive: agt-streamlog fed a live run one line at a time
+// through a pipe writes the header and each line's lines before it is given
+// the next line (but the usage and closing lines, which wait for the call or
+// the session to end), and in the end what it writes for the whole input.
+func TestStreamlogSummaryLive(t *testing.T) {
+	root := filepath.Join(providertest.RepoRoot(t), "testdata")
+	t.Setenv("NO_COLOR", "")
+	for _, rel := range []string{"claude/live/gen__claude-2.1.197__subagent.jsonl", "claude/live/gen__claude-2.1.197__tools.jsonl", "codex/live/gen__codex-0.169.0__tools.jsonl"} {
+		t.Run(rel, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(root, rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+			// what must be out once line k is in: the lines a run over the
+			// first k lines writes, but usage and closing lines
+			want := make([][]string, len(lines))
+			for k := range lines {
+				out, errs, code := runStdin(t, strings.Join(lines[:k+1], ""))
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, errs)
+				}
+				want[k] = settled(out)
+			}
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			done := make(chan int, 1)
+			var errb bytes.Buffer
+			go func() {
+				c := Run(context.Background(), Streamlog(IO{In: inR, Out: outW, Err: &errb}), []string{"agt", "-q"})
+				outW.Close()
+				done <- c
+			}()
+			got := make(chan string, 1024)
+			go func() {
+				b := make([]byte, 0, 4096)
+				buf := make([]byte, 4096)
+				for {
+					n, err := outR.Read(buf)
+					b = append(b, buf[:n]...)
+					if i := bytes.LastIndexByte(b, '\n'); i >= 0 && n > 0 {
+						got <- string(b[:i+1])
+					}
+					if err != nil {
+						close(got)
+						return
+					}
+				}
+			}()
+			guard := time.NewTimer(hangGuard)
+			defer guard.Stop()
+			out := ""
+			for k, l := range lines {
+				if _, err := io.WriteString(inW, l); err != nil {
+					t.Fatal(err)
+				}
+				for !prefixOf(want[k], settled(out)) {
+					select {
+					case s, ok := <-got:
+						if !ok {
+							t.Fatalf("output ended after line %d", k+1)
+						}
+						out = s
+					case <-guard.C:
+						inW.Close()
+						t.Fatalf("line %d sent: its lines did not come out before the hang guard (%v); out so far:\n%s\nwant:\n%s", k+1, hangGuard, out, strings.Join(want[k], "\n"))
+					}
+				}
+			}
+			inW.Close()
+			for s := range got {
+				out = s
+			}
+			if c := <-done; c != 0 {
+				t.Fatalf("exit %d: %s", c, errb.String())
+			}
+			whole, _, _ := runStdin(t, string(data))
+			if out != string(whole) {
+				t.Errorf("fed line by line:\n%s\nwhole:\n%s", out, whole)
+			}
+		})
+	}
+}
+
+// runStdin runs agt-streamlog on input from stdin.
+func runStdin(t *testing.T, in string) ([]byte, string, int) {
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), Streamlog(IO{In: strings.NewReader(in), Out: &out, Err: &errb}), []string{"agt", "-q"})
+	return out.Bytes(), errb.String(), code
+}
+
+// settled are the lines of a summary but its usage and closing lines, and
+// a header with no line after it (a session closed before its first line
+// gets its header then; a live one waits for its first line).
+func settled[T []byte | string](out T) []string {
+	var ls []string
+	for _, l := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+		if l != "" && !strings.Contains(l, " usage      Σ ") && !endLine.MatchString(l) {
+			ls = append(ls, l)
+		}
+	}
+	if n := len(ls); n > 0 && strings.Contains(ls[n-1], " session    ") {
+		ls = ls[:n-1]
+	}
+	return ls
+}
+
+// prefixOf tells whether want begins got.
+func prefixOf(want, got []string) bool {
+	return len(got) >= len(want) && slices.Equal(want, got[:len(want)])
+}
