@@ -67,6 +67,7 @@ package canon
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 
 	"github.com/agt-project/agt"
@@ -78,8 +79,14 @@ import (
 // NativeName and NativeInput are not changed; normalizing twice changes
 // nothing. Names not in the table pass through with kind other, origin
 // custom and the native input.
-func Normalize(provider string, t *agt.Tool) {
-	n := normalize(provider, t.NativeName, t.NativeInput, t.MCP)
+func Normalize(provider string, t *agt.Tool) { NormalizeIn(provider, "", t) }
+
+// NormalizeIn is Normalize for a call of a session whose working folder
+// is cwd ("" when unknown): relative paths that reclassified shell calls
+// and patches name are joined to it (to the call's own cwd member first),
+// and a listing or search that names no folder is of it.
+func NormalizeIn(provider, cwd string, t *agt.Tool) {
+	n := normalize(provider, cwd, t.NativeName, t.NativeInput, t.MCP)
 	t.Name, t.Kind, t.Origin, t.MCP, t.Input = n.name, n.kind, n.origin, n.mcp, n.input
 }
 
@@ -100,12 +107,12 @@ func Source(provider, format string) string {
 	return provider
 }
 
-func normalize(source, name string, native agt.Raw, preset *agt.MCP) norm {
+func normalize(source, cwd, name string, native agt.Raw, preset *agt.MCP) norm {
 	provider, acp := strings.CutPrefix(source, "acp/")
 	acp = acp || provider == "acp"
 	in, _ := parseObject(native)
 	if r, arg := lookup(provider, acp, name, in); r != nil {
-		return fromRow(provider, r, arg, native, in, preset)
+		return fromRow(&nctx{provider: provider, row: r, arg: arg, cwd: cwd}, native, in, preset)
 	}
 	var server, tool string
 	ok := false
@@ -116,17 +123,19 @@ func normalize(source, name string, native agt.Raw, preset *agt.MCP) norm {
 	}
 	if ok {
 		n := norm{name: mcpName(server, tool), kind: KindOther, origin: OriginMCP, mcp: &agt.MCP{Server: server, Tool: tool}, input: native}
-		if skillServer(server) && in != nil && !in.has("skill") {
+		if skillServer(server) && in != nil && (!in.has("skill") || in.str("skill") == tool) {
+			// a server of skills, one tool per skill: the call is a Skill
 			in.setStr("skill", tool)
-			n.input, n.origin = in.raw(), OriginSkill
+			n.name, n.input, n.origin = "Skill", in.raw(), OriginSkill
 		}
 		return n
 	}
 	return norm{name: name, kind: KindOther, origin: OriginCustom, input: native}
 }
 
-func fromRow(provider string, r *row, arg string, native agt.Raw, in *object, preset *agt.MCP) norm {
-	c := &nctx{provider: provider, row: r, arg: arg, name: r.Name, kind: r.Kind}
+func fromRow(c *nctx, native agt.Raw, in *object, preset *agt.MCP) norm {
+	r := c.row
+	c.name, c.kind = r.Name, r.Kind
 	if c.kind == "" {
 		c.kind = kinds[r.Name]
 	}
@@ -169,22 +178,36 @@ func fromRow(provider string, r *row, arg string, native agt.Raw, in *object, pr
 // the provider the call came from ("" when unknown): when it is to and t
 // is as Normalize made it, the native name and input are returned.
 func Render(to, from string, t *agt.Tool) (name string, input agt.Raw) {
-	if base, _ := strings.CutPrefix(from, "acp/"); base == to && t.NativeName != "" && unchanged(from, t) {
-		return t.NativeName, t.NativeInput
+	name, input, _ = RenderIn(to, from, "", t)
+	return name, input
+}
+
+// RenderIn is Render for a call NormalizeIn normalized with working folder
+// cwd. It also returns a warning when provider to has no tool that takes
+// the call: the call then keeps its canonical name and input (a multi-edit
+// for a provider whose edit tool takes one edit, an input that lacks what
+// to's tool requires).
+func RenderIn(to, from, cwd string, t *agt.Tool) (name string, input agt.Raw, warn string) {
+	if base, _ := strings.CutPrefix(from, "acp/"); base == to && t.NativeName != "" && unchanged(from, cwd, t) {
+		return t.NativeName, t.NativeInput, ""
 	}
-	return render(to, t)
+	name, input = render(to, t)
+	if msg := check(to, name, input); msg != "" {
+		return t.Name, t.Input, fmt.Sprintf("agt: %s has no tool for this %s call (%s): it keeps its canonical name and input", to, t.Name, msg)
+	}
+	return name, input, ""
 }
 
 // unchanged reports whether t's canonical name and input are what
 // Normalize gives for its native ones.
-func unchanged(provider string, t *agt.Tool) bool {
-	n := normalize(provider, t.NativeName, t.NativeInput, t.MCP)
+func unchanged(provider, cwd string, t *agt.Tool) bool {
+	n := normalize(provider, cwd, t.NativeName, t.NativeInput, t.MCP)
 	return n.name == t.Name && bytes.Equal(n.input, t.Input)
 }
 
 func render(to string, t *agt.Tool) (string, agt.Raw) {
 	in, isObj := parseObject(t.Input)
-	if t.MCP != nil && strings.HasPrefix(t.Name, "mcp__") {
+	if t.MCP != nil && (strings.HasPrefix(t.Name, "mcp__") || t.Name == "Skill" && skillServer(t.MCP.Server)) {
 		out := t.Input
 		if isObj && skillServer(t.MCP.Server) && in.str("skill") == t.MCP.Tool {
 			in.del("skill")
@@ -232,6 +255,8 @@ func render(to string, t *agt.Tool) (string, agt.Raw) {
 		}
 	}
 	applyRenames(c.out, r.fields, true)
+	cdInto(to, r, c.out)
+	fit(to, r.Native, c.out)
 	return r.Native, c.out.raw()
 }
 
