@@ -61,7 +61,7 @@ Exit status: 0 done, 1 an input could not be read or a data error under
 		if err != nil {
 			return err
 		}
-		cfg.Transform = n.Event
+		cfg.Transform, cfg.Prepare = n.Event, n.Prepare
 		inputs, failed := expand(c, io, cfg)
 		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
 		return outcome(st, err, failed)

@@ -44,7 +44,7 @@ Exit status: 0 done, 1 an input could not be read or a data error under
 		if err != nil {
 			return err
 		}
-		cfg.Transform = n.Event
+		cfg.Transform, cfg.Prepare = n.Event, n.Prepare
 		inputs, failed := expand(c, io, cfg)
 		var sum *transcript.Summary
 		var w *stage.Writer
