@@ -184,15 +184,20 @@ func Render(to, from string, t *agt.Tool) (name string, input agt.Raw) {
 
 // RenderIn is Render for a call NormalizeIn normalized with working folder
 // cwd. It also returns a warning when provider to has no tool that takes
-// the call: the call then keeps its canonical name and input (a multi-edit
-// for a provider whose edit tool takes one edit, an input that lacks what
-// to's tool requires).
+// the call (Definitions): the call then keeps its canonical name and input
+// (a multi-edit for a provider whose edit tool takes one edit, an input
+// that lacks what to's tool requires, a tool to does not have; MCP tools
+// are taken to be served to every provider).
 func RenderIn(to, from, cwd string, t *agt.Tool) (name string, input agt.Raw, warn string) {
 	if base, _ := strings.CutPrefix(from, "acp/"); base == to && t.NativeName != "" && unchanged(from, cwd, t) {
 		return t.NativeName, t.NativeInput, ""
 	}
 	name, input = render(to, t)
-	if msg := check(to, name, input); msg != "" {
+	msg := check(to, name, input)
+	if msg == "" && defsOf[to][name] == nil && t.MCP == nil {
+		msg = "no tool of that name"
+	}
+	if msg != "" {
 		return t.Name, t.Input, fmt.Sprintf("agt: %s has no tool for this %s call (%s): it keeps its canonical name and input", to, t.Name, msg)
 	}
 	return name, input, ""
@@ -228,6 +233,20 @@ func render(to string, t *agt.Tool) (string, agt.Raw) {
 		}
 	}
 	r := outRow(to, name, in)
+	if name == "Edit" && (r == nil || r.Conv != "patch") {
+		// a patch for a provider whose edit tools take strings
+		if e := patchEdits(in); e != in {
+			in, r = e, outRow(to, name, e)
+		}
+	}
+	if name == "Edit" && r != nil && r.Conv == "patch" && !in.has("patch") {
+		// one edit goes to the provider's edit tool rather than its patch
+		if f := flattenEdits(in); f != in {
+			if r2 := outRow(to, name, f); r2 != nil && r2.Conv != "patch" {
+				in, r = f, r2
+			}
+		}
+	}
 	if r == nil && shellClass[name] {
 		// a provider with no such tool (Codex reads with its shell) runs
 		// the command that does it
@@ -244,6 +263,10 @@ func render(to string, t *agt.Tool) (string, agt.Raw) {
 	}
 	if name == "Edit" && r.Out != "edits" && r.Conv != "patch" {
 		in = flattenEdits(in)
+	}
+	if name == "Edit" && r.Conv == "patch" && in.has("edits") && in.has("patch") {
+		in = in.clone() // the patch it came from, not one written from its edits
+		in.del("edits")
 	}
 	c := &rctx{to: to, row: r, name: name, src: in, out: in.clone()}
 	if r.conv != nil {

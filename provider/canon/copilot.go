@@ -38,7 +38,7 @@ var copilotRows = []Row{
 	{Provider: "copilot", Native: "str_replace_editor", If: "command=str_replace", Name: "Edit", Fields: "path=file_path old_str=old_string new_str=new_string", Out: "-"},
 	{Provider: "copilot", Native: "str_replace_editor", If: "command=insert", Name: "Edit", Fields: "path=file_path new_str=new_string", Out: "-"},
 	{Provider: "copilot", Native: "str_replace_editor", If: "command=undo_edit", Name: "Edit", Fields: "path=file_path", Out: "-"},
-	{Provider: "copilot", Native: "apply_patch", If: "raw", Name: "Edit", Fields: "raw=patch", Conv: "patch", Out: "patch"},
+	{Provider: "copilot", Native: "apply_patch", If: "raw", Name: "Edit", Fields: "raw=patch", Conv: "patch", Out: "patch|edits"},
 	{Provider: "copilot", Native: "apply_patch", If: "raw", Name: "Write", Fields: "raw=patch", Conv: "patch", Out: "patch"},
 	{Provider: "copilot", Native: "apply_patch", If: "input", Name: "Edit", Fields: "input=patch", Conv: "patch", Out: "-"},
 	{Provider: "copilot", Native: "glob", Name: "Glob"},

@@ -65,7 +65,7 @@ var defSpecs = map[string]map[string]defSpec{
 	"codex": {
 		"exec_command":     {params: "cmd!:s workdir:s shell:s login:b tty:b yield_time_ms:n max_output_tokens:n sandbox_permissions:s justification:s prefix_rule:a:s"},
 		"write_stdin":      {desc: "Writes characters to a running exec_command session and returns its recent output (no characters: polls it).", params: "session_id!:n chars:s yield_time_ms:n max_output_tokens:n"},
-		"apply_patch":      {params: "raw!:s", kind: "custom"},
+		"apply_patch":      {desc: patchDesc, params: "raw!:s", kind: "custom"},
 		"update_plan":      {params: "plan!:a:o explanation:s"},
 		"web_search":       {params: "*", kind: "hosted"},
 		"tool_search":      {desc: "Searches the tools of the connected apps.", params: "query!:s limit:n"},
@@ -76,7 +76,7 @@ var defSpecs = map[string]map[string]defSpec{
 		"read_many_files":   {desc: "Reads several files, given as paths or glob patterns.", params: "paths:a:s include:a:s exclude:a:s recursive:b useDefaultExcludes:b"},
 		"write_file":        {params: "file_path!:s content!:s"},
 		"replace":           {params: "file_path!:s old_string!:s new_string!:s instruction:s expected_replacements:n allow_multiple:b"},
-		"run_shell_command": {params: "command!:s description:s dir_path:s is_background:b"},
+		"run_shell_command": {params: "command!:s description:s dir_path:s directory:s is_background:b"},
 		"grep_search":       {params: "pattern!:s dir_path:s include:s"},
 		"glob":              {params: "pattern!:s dir_path:s case_sensitive:b respect_git_ignore:b respect_gemini_ignore:b"},
 		"list_directory":    {params: "dir_path!:s ignore:a:s file_filtering_options:o"},
@@ -99,7 +99,7 @@ var defSpecs = map[string]map[string]defSpec{
 		"view":          {params: "path!:s view_range:a:i"},
 		"create":        {params: "path!:s file_text!:s"},
 		"edit":          {params: "path!:s old_str!:s new_str:s"},
-		"apply_patch":   {params: "raw!:s", kind: "custom"},
+		"apply_patch":   {desc: patchDesc, params: "raw!:s", kind: "custom"},
 		"glob":          {params: "pattern!:s path:s"},
 		"grep":          {params: "pattern!:s path:s glob:s type:s output_mode:s -i:b -n:b -A:n -B:n -C:n head_limit:n multiline:b"},
 		"web_fetch":     {params: "url!:s max_length:n start_index:n raw:b"},
@@ -129,7 +129,7 @@ var defSpecs = map[string]map[string]defSpec{
 		"write":       {params: "filePath!:s content!:s"},
 		"edit":        {params: "filePath!:s oldString!:s newString!:s replaceAll:b"},
 		"multiedit":   {desc: "Makes several exact string replacements in one file, in order.", params: "filePath!:s edits!:a:o"},
-		"apply_patch": {params: "patchText!:s"},
+		"apply_patch": {desc: patchDesc, params: "patchText!:s"},
 		"glob":        {params: "pattern!:s path:s"},
 		"grep":        {params: "pattern!:s path:s include:s"},
 		"list":        {params: "path:s ignore:a:s"},
@@ -147,6 +147,8 @@ var defSpecs = map[string]map[string]defSpec{
 		"invalid":     {desc: "Stands for a call the model made with an invalid tool or input.", params: "tool:s error:s"},
 	},
 }
+
+const patchDesc = "Applies a patch in the apply_patch format (*** Begin Patch … *** End Patch): adds, updates, moves and deletes files."
 
 // descriptions of the canonical tools, which their rows' definitions share.
 var descriptions = map[string]string{

@@ -226,6 +226,62 @@ func lines(s string) []string {
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
 }
 
+// patchEdits gives an edit that only has a patch of one updated file the
+// edits its hunks make, [{old_string, new_string}] (context and removed
+// lines; context and added lines), or old_string and new_string for one
+// hunk, for a provider whose edit tools take strings; anything else is
+// returned as it is.
+func patchEdits(in *object) *object {
+	p := in.str("patch")
+	if p == "" || in.has("old_string") || in.has("edits") {
+		return in
+	}
+	files := parsePatch(p)
+	if len(files) != 1 || files[0].op != opUpdate || files[0].moveTo != "" {
+		return in
+	}
+	var elems []agt.Raw
+	var old, neu []string
+	hunk := false
+	end := func() {
+		if hunk && (len(old) > 0 || len(neu) > 0) {
+			o := &object{}
+			o.set("old_string", jsonString(strings.Join(old, "\n")))
+			o.set("new_string", jsonString(strings.Join(neu, "\n")))
+			elems = append(elems, o.raw())
+		}
+		old, neu = nil, nil
+	}
+	for _, line := range strings.Split(p, "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		switch {
+		case strings.HasPrefix(line, "@@"):
+			end()
+			hunk = true
+		case strings.HasPrefix(line, "*** "):
+			end()
+			hunk = false
+		case !hunk:
+		case strings.HasPrefix(line, "-"):
+			old = append(old, line[1:])
+		case strings.HasPrefix(line, "+"):
+			neu = append(neu, line[1:])
+		case strings.HasPrefix(line, " ") || line == "":
+			old = append(old, strings.TrimPrefix(line, " "))
+			neu = append(neu, strings.TrimPrefix(line, " "))
+		default:
+			return in // not a hunk line: no edits of it
+		}
+	}
+	end()
+	if len(elems) == 0 {
+		return in
+	}
+	out := in.clone()
+	out.set("edits", jsonArray(elems))
+	return flattenEdits(out)
+}
+
 // changesIn reads Codex's list of changed files: exec's file_change
 // changes [{path, kind}] or the end events' map {path: {type, move_path}}.
 func changesIn(c *nctx) {

@@ -59,6 +59,14 @@ var renderCases = []renderCase{
 	{"codex", "apply_patch", `{"raw":"*** Begin Patch\n*** Delete File: a.go\n*** End Patch"}`, "opencode", "apply_patch", `{"patchText":"*** Begin Patch\n*** Delete File: a.go\n*** End Patch"}`},
 	{"opencode", "apply_patch", `{"patchText":"*** Begin Patch\n*** Add File: a.md\n+# A\n*** End Patch"}`, "claude", "Write", `{"file_path":"a.md","content":"# A\n"}`},
 
+	// a patch of one file for a provider whose edit tools take strings: its
+	// hunks as edits (context and removed lines → context and added lines)
+	{"codex", "apply_patch", `{"raw":"*** Begin Patch\n*** Update File: /r/a.go\n@@ func a\n x := 1\n-y := 2\n+y := 3\n*** End Patch"}`, "claude", "Edit", `{"file_path":"/r/a.go","old_string":"x := 1\ny := 2","new_string":"x := 1\ny := 3"}`},
+	{"codex", "apply_patch", `{"raw":"*** Begin Patch\n*** Update File: /r/a.go\n@@\n-a\n+b\n@@\n-c\n+d\n*** End Patch"}`, "claude", "MultiEdit", `{"file_path":"/r/a.go","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d"}]}`},
+	{"codex", "apply_patch", `{"raw":"*** Begin Patch\n*** Update File: /r/a.go\n@@\n-a\n+b\n*** End Patch"}`, "gemini", "replace", `{"file_path":"/r/a.go","old_string":"a","new_string":"b"}`},
+	// several edits for Copilot: its apply_patch
+	{"pi", "edit", `{"path":"a.ts","edits":[{"oldText":"a","newText":"b"},{"oldText":"c","newText":"d"}]}`, "copilot", "apply_patch", `{"raw":"*** Begin Patch\n*** Update File: a.ts\n@@\n-a\n+b\n@@\n-c\n+d\n*** End Patch"}`},
+
 	// skills
 	{"claude", "Skill", `{"skill":"superpowers:brainstorming"}`, "copilot", "skill", `{"skill":"brainstorming"}`},
 	{"claude", "Skill", `{"skill":"superpowers:brainstorming"}`, "gemini", "activate_skill", `{"name":"brainstorming"}`},
@@ -113,5 +121,25 @@ func TestRenderEdited(t *testing.T) {
 	name, in := canon.Render("codex", "codex", tool)
 	if name != "exec_command" || string(in) != `{"cmd":"ls -la","workdir":"/r"}` {
 		t.Errorf("got %s %s", name, in)
+	}
+}
+
+// TestRenderWarns: a call the target has no tool for keeps its canonical
+// name and input, with a warning: several edits for Gemini (replace takes
+// one), a patch of several files for Claude, a background shell for Pi.
+func TestRenderWarns(t *testing.T) {
+	for _, c := range []struct{ from, native, in, to string }{
+		{"pi", "edit", `{"path":"a.ts","edits":[{"oldText":"a","newText":"b"},{"oldText":"c","newText":"d"}]}`, "gemini"},
+		{"claude", "MultiEdit", `{"file_path":"a.ts","edits":[{"old_string":"a","new_string":"b"},{"old_string":"c","new_string":"d"}]}`, "gemini"},
+		{"codex", "apply_patch", `{"raw":"*** Begin Patch\n*** Update File: a.go\n@@\n-a\n+b\n*** Update File: b.go\n@@\n-c\n+d\n*** End Patch"}`, "claude"},
+		{"codex", "write_stdin", `{"session_id":1,"chars":""}`, "pi"},
+		{"claude", "TaskCreate", `{"subject":"s","description":"d"}`, "codex"},
+	} {
+		tool := &agt.Tool{NativeName: c.native, Name: c.native, Input: agt.Raw(c.in), NativeInput: agt.Raw(c.in)}
+		canon.Normalize(c.from, tool)
+		name, in, warn := canon.RenderIn(c.to, c.from, "", tool)
+		if warn == "" || name != tool.Name || string(in) != string(tool.Input) {
+			t.Errorf("%s/%s → %s: %s %s, warning %q", c.from, c.native, c.to, name, in, warn)
+		}
 	}
 }
