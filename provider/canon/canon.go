@@ -10,15 +10,16 @@
 // and, for the reverse direction, whether it is the provider's row for the
 // canonical name. Table() lists the rows.
 //
-// Canonical names are Claude Code's (Read Write Edit Bash Grep Glob LS
-// WebFetch WebSearch Task TodoWrite Skill NotebookEdit AskUserQuestion
-// ExitPlanMode); a native tool with no canonical counterpart keeps its own
+// Canonical names are Claude Code's (Read Write Edit Bash BashOutput
+// KillShell Grep Glob LS WebFetch WebSearch Task TodoWrite Skill
+// NotebookEdit AskUserQuestion ExitPlanMode); a native tool with no canonical counterpart keeps its own
 // name in its row (write_stdin, report_intent, …) with a kind. Canonical
 // input members are file_path, content, old_string/new_string, command,
 // pattern, path, url, query, skill, plus cwd (a shell's working directory),
 // edits [{old_string, new_string}], todos [{content, status}], patch (the
 // text of an apply_patch) and files [{path, op, move_to}] (every file of a
-// patch or of a multi-file read; op add, update, delete or read). Members
+// patch or of a multi-file read; op add, update, delete or read), and for
+// background shells shell_id and op (poll, write, stop, list). Members
 // with no canonical name keep their native name and order; members a
 // conversion adds come after them.
 //
@@ -62,7 +63,10 @@
 // call came from provider to (from == to) and its canonical name and input
 // are still what Normalize gives for its native name and input, Render
 // returns the native name and input, so that native → canonical → same
-// provider always gives back the native call.
+// provider always gives back the native call. Otherwise the rendered input
+// is fitted to provider to's tool definition (defs.go: members the tool
+// does not take are left out); RenderIn reports a call that still does
+// not fit, or that to has no tool for, and keeps it canonical.
 package canon
 
 import (
