@@ -9,14 +9,15 @@ package canon
 // 2025 logs, are named <server>-<tool> (see mcp.go); web_search is served
 // by github-mcp-server but offered as Copilot's own web search. Background
 // shells (async bash): read_bash, write_bash, stop_bash, list_bash, keyed
-// by shellId.
+// by shellId (1.0; the coding agent's earlier tools by sessionId, the bash
+// session's).
 var copilotRows = []Row{
 	{Provider: "copilot", Native: "bash", Name: "Bash", Conv: "shell"},
 	{Provider: "copilot", Native: "shell", Name: "Bash", Conv: "shell", Out: "-"},
 	{Provider: "copilot", Native: "powershell", Name: "Bash", Conv: "shell", Out: "-"},
-	{Provider: "copilot", Native: "read_bash", Name: "BashOutput", Fields: "shellId=shell_id", Conv: "bg"},
-	{Provider: "copilot", Native: "write_bash", Name: "write_stdin", Fields: "shellId=shell_id input=chars", Conv: "bg"},
-	{Provider: "copilot", Native: "stop_bash", Name: "KillShell", Fields: "shellId=shell_id", Conv: "bg"},
+	{Provider: "copilot", Native: "read_bash", Name: "BashOutput", Fields: "shellId=shell_id sessionId=shell_id", Conv: "bg"},
+	{Provider: "copilot", Native: "write_bash", Name: "write_stdin", Fields: "shellId=shell_id sessionId=shell_id input=chars", Conv: "bg"},
+	{Provider: "copilot", Native: "stop_bash", Name: "KillShell", Fields: "shellId=shell_id sessionId=shell_id", Conv: "bg"},
 	{Provider: "copilot", Native: "list_bash", Name: "list_bash", Conv: "bg"},
 	{Provider: "copilot", Native: "view", Name: "Read", Fields: "path=file_path"},
 	// AgentV's variants (ACP titles and client methods): inputs as the

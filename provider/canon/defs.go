@@ -92,9 +92,9 @@ var defSpecs = map[string]map[string]defSpec{
 	},
 	"copilot": {
 		"bash":          {params: "command!:s description:s sessionId:s async:b mode:s timeout:n initial_wait:n detach:b"},
-		"read_bash":     {params: "shellId!:s delay:n"},
-		"write_bash":    {params: "shellId!:s input:s delay:n"},
-		"stop_bash":     {params: "shellId!:s"},
+		"read_bash":     {params: "shellId!:s sessionId:s delay:n"},
+		"write_bash":    {params: "shellId!:s sessionId:s input:s delay:n"},
+		"stop_bash":     {params: "shellId!:s sessionId:s"},
 		"list_bash":     {desc: "Lists the background shell sessions.", params: ""},
 		"view":          {params: "path!:s view_range:a:i"},
 		"create":        {params: "path!:s file_text!:s"},

@@ -123,6 +123,7 @@ var rowCases = []rowCase{
 	{"copilot", "write_bash", `{"shellId":"1","input":"{enter}","delay":5}`, "write_stdin", "execute", "builtin", `{"shell_id":"1","chars":"{enter}","delay":5,"op":"write"}`, ""},
 	{"copilot", "stop_bash", `{"shellId":"1"}`, "KillShell", "execute", "builtin", `{"shell_id":"1","op":"stop"}`, ""},
 	{"copilot", "list_bash", `{}`, "list_bash", "execute", "builtin", `{"op":"list"}`, ""},
+	{"copilot", "read_bash", `{"sessionId":"main","delay":5}`, "BashOutput", "execute", "builtin", `{"shell_id":"main","delay":5,"op":"poll"}`, ""},
 	// AgentV's variants
 	{"copilot", "Read File", `{"path":"/r/a.ts"}`, "Read", "read", "builtin", `{"file_path":"/r/a.ts"}`, ""},
 	{"copilot", "readFile", `{"path":"/r/a.ts","line":1,"limit":50}`, "Read", "read", "builtin", `{"file_path":"/r/a.ts","line":1,"limit":50}`, ""},
