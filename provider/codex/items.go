@@ -111,7 +111,8 @@ func callID(it *item) string {
 func (c *conv) functionCall(em *agt.Emitter, it *item) {
 	name := it.Namespace + it.Name
 	if c.holdMCP && strings.HasPrefix(name, "mcp__") && callID(it) != "" {
-		c.held = append(c.held, heldCall{src: em.Src(), raw: em.Line(), ts: c.ts, id: callID(it), name: name, in: it.in})
+		// kept beyond the line
+		c.held = append(c.held, heldCall{src: em.Src(), raw: em.Line(), ts: strings.Clone(c.ts), id: strings.Clone(callID(it)), name: strings.Clone(name), in: it.in})
 		return
 	}
 	c.call(em, callID(it), name, it.in)
