@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider/canon"
@@ -15,18 +16,46 @@ import (
 type Normalizer struct {
 	To     string       // render tool calls in this provider's layout ("" = canonical)
 	Prices *price.Table // nil: no costs
+
+	folders map[string]string // session → its working folder (Prepare's goroutine only)
+	cwd     sync.Map          // *agt.Event of a tool call → its session's working folder
+}
+
+// Prepare notes the working folder of each session (the latest a meta
+// event states) for the tool calls that follow it: Event joins relative
+// paths to it. It runs in input order (Config.Prepare).
+func (n *Normalizer) Prepare(evs []agt.Event) {
+	if n.folders == nil {
+		n.folders = map[string]string{}
+	}
+	for i := range evs {
+		ev := &evs[i]
+		switch {
+		case ev.Meta != nil && ev.Meta.Cwd != "":
+			n.folders[ev.Session] = ev.Meta.Cwd
+		case ev.Kind == agt.KindToolCall && ev.Tool != nil && n.folders[ev.Session] != "":
+			n.cwd.Store(ev, n.folders[ev.Session])
+		}
+	}
 }
 
 // Event normalizes ev in place; it returns a warning for a usage event whose
-// model has no price.
+// model has no price, and for a tool call that --to's provider has no tool
+// for.
 func (n *Normalizer) Event(ev *agt.Event) string {
 	switch {
 	case ev.Kind == agt.KindToolCall && ev.Tool != nil:
 		ev.Orig = nil
 		src := canon.Source(ev.Provider, ev.Format)
-		canon.Normalize(src, ev.Tool)
+		cwd := ""
+		if v, ok := n.cwd.LoadAndDelete(ev); ok {
+			cwd = v.(string)
+		}
+		canon.NormalizeIn(src, cwd, ev.Tool)
 		if n.To != "" {
-			ev.Tool.Name, ev.Tool.Input = canon.Render(n.To, src, ev.Tool)
+			var warn string
+			ev.Tool.Name, ev.Tool.Input, warn = canon.RenderIn(n.To, src, cwd, ev.Tool)
+			return warn
 		}
 	case ev.Kind == agt.KindUsage && ev.Usage != nil && n.Prices != nil:
 		if ev.Model == "" {

@@ -91,3 +91,53 @@ func TestNormalizeDropsOrig(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalizeWorkingFolder: relative paths of reclassified shell calls
+// and of patches are joined to the working folder the session's meta
+// events state (Claude Code's records, Copilot's session.start context),
+// and --to warns of a call its provider has no tool for.
+func TestNormalizeWorkingFolder(t *testing.T) {
+	call := func(sess, provider, name, in string) agt.Event {
+		raw := agt.Raw(in)
+		return agt.Event{Kind: agt.KindToolCall, Session: sess, Provider: provider, Tool: &agt.Tool{ID: "t", Name: name, NativeName: name, Input: raw, NativeInput: raw}}
+	}
+	evs := []agt.Event{
+		{Kind: agt.KindMeta, Session: "a", Provider: "claude", Meta: &agt.Meta{Type: "system", Cwd: "/home/u/proj"}},
+		call("a", "claude", "Bash", `{"command":"cat README.md docs/*.md","description":"Show"}`),
+		call("a", "claude", "Bash", `{"command":"ls","description":"List"}`),
+		{Kind: agt.KindMeta, Session: "b", Provider: "copilot", Meta: &agt.Meta{Type: "session.start", Cwd: "/w"}},
+		call("b", "copilot", "bash", `{"command":"rg -n TODO src","description":"Find"}`),
+		call("b", "copilot", "apply_patch", `{"raw":"*** Begin Patch\n*** Update File: a.go\n@@\n-x\n+y\n*** End Patch"}`),
+		call("c", "claude", "Bash", `{"command":"cat README.md"}`), // no folder known
+	}
+	want := []string{
+		"",
+		`Read {"command":"cat README.md docs/*.md","description":"Show","pattern":"/home/u/proj/docs/*.md","file_path":"/home/u/proj/README.md","files":[{"path":"/home/u/proj/README.md","op":"read"},{"path":"/home/u/proj/docs/*.md","op":"read"}]}`,
+		`LS {"command":"ls","description":"List","path":"/home/u/proj"}`,
+		"",
+		`Grep {"command":"rg -n TODO src","description":"Find","pattern":"TODO","path":"/w/src"}`,
+		`Edit {"patch":"*** Begin Patch\n*** Update File: a.go\n@@\n-x\n+y\n*** End Patch","file_path":"/w/a.go","files":[{"path":"/w/a.go","op":"update"}]}`,
+		`Read {"command":"cat README.md","file_path":"README.md"}`,
+	}
+	for pass := 1; pass <= 2; pass++ { // normalizing twice changes nothing
+		n := &provider.Normalizer{}
+		n.Prepare(evs)
+		for i := range evs {
+			n.Event(&evs[i])
+			if evs[i].Tool == nil {
+				continue
+			}
+			if got := evs[i].Tool.Name + " " + string(evs[i].Tool.Input); got != want[i] {
+				t.Errorf("pass %d, call %d:\n got  %s\n want %s", pass, i, got, want[i])
+			}
+		}
+	}
+	// a multi-edit for Gemini, whose replace takes one edit: the canonical
+	// call and a warning
+	n := &provider.Normalizer{To: "gemini"}
+	ev := call("a", "pi", "edit", `{"path":"a.ts","edits":[{"oldText":"a","newText":"b"},{"oldText":"c","newText":"d"}]}`)
+	w := n.Event(&ev)
+	if ev.Tool.Name != "Edit" || w == "" {
+		t.Errorf("multi-edit to gemini: %s %s, warning %q", ev.Tool.Name, ev.Tool.Input, w)
+	}
+}

@@ -35,6 +35,10 @@ type Config struct {
 	// non-empty return is a warning for stderr; the writer prints each
 	// distinct warning once.
 	Transform func(ev *agt.Event) (warning string)
+	// Prepare, when set, sees every batch's events in input order, on one
+	// goroutine, before Transform does: what a transform needs of earlier
+	// events (a session's working folder) is taken there.
+	Prepare func(evs []agt.Event)
 	// Sink, when set, receives the events of each batch in input order
 	// instead of the JSONL writer; an error ends the run.
 	Sink func(evs []agt.Event) error
@@ -210,6 +214,9 @@ func parse(ctx context.Context, cfg Config, w io.Writer, diag io.Writer, source 
 		defer close(applied)
 		for b := range decoded {
 			apply(b)
+			if cfg.Prepare != nil {
+				cfg.Prepare(b.events)
+			}
 			select {
 			case applied <- b:
 			case <-ctx.Done():

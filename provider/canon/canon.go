@@ -10,15 +10,16 @@
 // and, for the reverse direction, whether it is the provider's row for the
 // canonical name. Table() lists the rows.
 //
-// Canonical names are Claude Code's (Read Write Edit Bash Grep Glob LS
-// WebFetch WebSearch Task TodoWrite Skill NotebookEdit AskUserQuestion
-// ExitPlanMode); a native tool with no canonical counterpart keeps its own
+// Canonical names are Claude Code's (Read Write Edit Bash BashOutput
+// KillShell Grep Glob LS WebFetch WebSearch Task TodoWrite Skill
+// NotebookEdit AskUserQuestion ExitPlanMode); a native tool with no canonical counterpart keeps its own
 // name in its row (write_stdin, report_intent, …) with a kind. Canonical
 // input members are file_path, content, old_string/new_string, command,
 // pattern, path, url, query, skill, plus cwd (a shell's working directory),
 // edits [{old_string, new_string}], todos [{content, status}], patch (the
 // text of an apply_patch) and files [{path, op, move_to}] (every file of a
-// patch or of a multi-file read; op add, update, delete or read). Members
+// patch or of a multi-file read; op add, update, delete or read), and for
+// background shells shell_id and op (poll, write, stop, list). Members
 // with no canonical name keep their native name and order; members a
 // conversion adds come after them.
 //
@@ -62,11 +63,15 @@
 // call came from provider to (from == to) and its canonical name and input
 // are still what Normalize gives for its native name and input, Render
 // returns the native name and input, so that native → canonical → same
-// provider always gives back the native call.
+// provider always gives back the native call. Otherwise the rendered input
+// is fitted to provider to's tool definition (defs.go: members the tool
+// does not take are left out); RenderIn reports a call that still does
+// not fit, or that to has no tool for, and keeps it canonical.
 package canon
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 
 	"github.com/agt-project/agt"
@@ -78,8 +83,14 @@ import (
 // NativeName and NativeInput are not changed; normalizing twice changes
 // nothing. Names not in the table pass through with kind other, origin
 // custom and the native input.
-func Normalize(provider string, t *agt.Tool) {
-	n := normalize(provider, t.NativeName, t.NativeInput, t.MCP)
+func Normalize(provider string, t *agt.Tool) { NormalizeIn(provider, "", t) }
+
+// NormalizeIn is Normalize for a call of a session whose working folder
+// is cwd ("" when unknown): relative paths that reclassified shell calls
+// and patches name are joined to it (to the call's own cwd member first),
+// and a listing or search that names no folder is of it.
+func NormalizeIn(provider, cwd string, t *agt.Tool) {
+	n := normalize(provider, cwd, t.NativeName, t.NativeInput, t.MCP)
 	t.Name, t.Kind, t.Origin, t.MCP, t.Input = n.name, n.kind, n.origin, n.mcp, n.input
 }
 
@@ -100,12 +111,12 @@ func Source(provider, format string) string {
 	return provider
 }
 
-func normalize(source, name string, native agt.Raw, preset *agt.MCP) norm {
+func normalize(source, cwd, name string, native agt.Raw, preset *agt.MCP) norm {
 	provider, acp := strings.CutPrefix(source, "acp/")
 	acp = acp || provider == "acp"
 	in, _ := parseObject(native)
 	if r, arg := lookup(provider, acp, name, in); r != nil {
-		return fromRow(provider, r, arg, native, in, preset)
+		return fromRow(&nctx{provider: provider, row: r, arg: arg, cwd: cwd}, native, in, preset)
 	}
 	var server, tool string
 	ok := false
@@ -116,17 +127,19 @@ func normalize(source, name string, native agt.Raw, preset *agt.MCP) norm {
 	}
 	if ok {
 		n := norm{name: mcpName(server, tool), kind: KindOther, origin: OriginMCP, mcp: &agt.MCP{Server: server, Tool: tool}, input: native}
-		if skillServer(server) && in != nil && !in.has("skill") {
+		if skillServer(server) && in != nil && (!in.has("skill") || in.str("skill") == tool) {
+			// a server of skills, one tool per skill: the call is a Skill
 			in.setStr("skill", tool)
-			n.input, n.origin = in.raw(), OriginSkill
+			n.name, n.input, n.origin = "Skill", in.raw(), OriginSkill
 		}
 		return n
 	}
 	return norm{name: name, kind: KindOther, origin: OriginCustom, input: native}
 }
 
-func fromRow(provider string, r *row, arg string, native agt.Raw, in *object, preset *agt.MCP) norm {
-	c := &nctx{provider: provider, row: r, arg: arg, name: r.Name, kind: r.Kind}
+func fromRow(c *nctx, native agt.Raw, in *object, preset *agt.MCP) norm {
+	r := c.row
+	c.name, c.kind = r.Name, r.Kind
 	if c.kind == "" {
 		c.kind = kinds[r.Name]
 	}
@@ -169,22 +182,41 @@ func fromRow(provider string, r *row, arg string, native agt.Raw, in *object, pr
 // the provider the call came from ("" when unknown): when it is to and t
 // is as Normalize made it, the native name and input are returned.
 func Render(to, from string, t *agt.Tool) (name string, input agt.Raw) {
-	if base, _ := strings.CutPrefix(from, "acp/"); base == to && t.NativeName != "" && unchanged(from, t) {
-		return t.NativeName, t.NativeInput
+	name, input, _ = RenderIn(to, from, "", t)
+	return name, input
+}
+
+// RenderIn is Render for a call NormalizeIn normalized with working folder
+// cwd. It also returns a warning when provider to has no tool that takes
+// the call (Definitions): the call then keeps its canonical name and input
+// (a multi-edit for a provider whose edit tool takes one edit, an input
+// that lacks what to's tool requires, a tool to does not have; MCP tools
+// are taken to be served to every provider).
+func RenderIn(to, from, cwd string, t *agt.Tool) (name string, input agt.Raw, warn string) {
+	if base, _ := strings.CutPrefix(from, "acp/"); base == to && t.NativeName != "" && unchanged(from, cwd, t) {
+		return t.NativeName, t.NativeInput, ""
 	}
-	return render(to, t)
+	name, input = render(to, t)
+	msg := check(to, name, input)
+	if msg == "" && defsOf[to][name] == nil && t.MCP == nil {
+		msg = "no tool of that name"
+	}
+	if msg != "" {
+		return t.Name, t.Input, fmt.Sprintf("agt: %s has no tool for this %s call (%s): it keeps its canonical name and input", to, t.Name, msg)
+	}
+	return name, input, ""
 }
 
 // unchanged reports whether t's canonical name and input are what
 // Normalize gives for its native ones.
-func unchanged(provider string, t *agt.Tool) bool {
-	n := normalize(provider, t.NativeName, t.NativeInput, t.MCP)
+func unchanged(provider, cwd string, t *agt.Tool) bool {
+	n := normalize(provider, cwd, t.NativeName, t.NativeInput, t.MCP)
 	return n.name == t.Name && bytes.Equal(n.input, t.Input)
 }
 
 func render(to string, t *agt.Tool) (string, agt.Raw) {
 	in, isObj := parseObject(t.Input)
-	if t.MCP != nil && strings.HasPrefix(t.Name, "mcp__") {
+	if t.MCP != nil && (strings.HasPrefix(t.Name, "mcp__") || t.Name == "Skill" && skillServer(t.MCP.Server)) {
 		out := t.Input
 		if isObj && skillServer(t.MCP.Server) && in.str("skill") == t.MCP.Tool {
 			in.del("skill")
@@ -205,6 +237,20 @@ func render(to string, t *agt.Tool) (string, agt.Raw) {
 		}
 	}
 	r := outRow(to, name, in)
+	if name == "Edit" && (r == nil || r.Conv != "patch") {
+		// a patch for a provider whose edit tools take strings
+		if e := patchEdits(in); e != in {
+			in, r = e, outRow(to, name, e)
+		}
+	}
+	if name == "Edit" && r != nil && r.Conv == "patch" && !in.has("patch") {
+		// one edit goes to the provider's edit tool rather than its patch
+		if f := flattenEdits(in); f != in {
+			if r2 := outRow(to, name, f); r2 != nil && r2.Conv != "patch" {
+				in, r = f, r2
+			}
+		}
+	}
 	if r == nil && shellClass[name] {
 		// a provider with no such tool (Codex reads with its shell) runs
 		// the command that does it
@@ -222,6 +268,10 @@ func render(to string, t *agt.Tool) (string, agt.Raw) {
 	if name == "Edit" && r.Out != "edits" && r.Conv != "patch" {
 		in = flattenEdits(in)
 	}
+	if name == "Edit" && r.Conv == "patch" && in.has("edits") && in.has("patch") {
+		in = in.clone() // the patch it came from, not one written from its edits
+		in.del("edits")
+	}
 	c := &rctx{to: to, row: r, name: name, src: in, out: in.clone()}
 	if r.conv != nil {
 		r.conv.out(c)
@@ -232,6 +282,8 @@ func render(to string, t *agt.Tool) (string, agt.Raw) {
 		}
 	}
 	applyRenames(c.out, r.fields, true)
+	cdInto(to, r, c.out)
+	fit(to, r.Native, c.out)
 	return r.Native, c.out.raw()
 }
 

@@ -3,7 +3,11 @@ package canon
 // claudeRows: Claude Code (session logs, stream-json, and ACP through
 // claude-agent-acp, which names the tool in _meta.claudeCode.toolName).
 // Claude's names and input members are the canonical ones; MCP tools are
-// mcp__<server>__<tool> (see mcp.go).
+// mcp__<server>__<tool> (see mcp.go). Background shells: BashOutput
+// (polls a shell's output; TaskOutput since 2.0.6x) and KillShell (stops
+// it; KillBash before, TaskStop since) are the canonical names of those
+// operations for every provider (conversion bg); their shell id is
+// shell_id.
 var claudeRows = []Row{
 	{Provider: "claude", Native: "Read", Name: "Read"},
 	{Provider: "claude", Native: "NotebookRead", Name: "Read", Fields: "notebook_path=file_path", Out: "-"},
@@ -12,11 +16,11 @@ var claudeRows = []Row{
 	{Provider: "claude", Native: "MultiEdit", Name: "Edit", Out: "edits"},
 	{Provider: "claude", Native: "NotebookEdit", Name: "NotebookEdit", Fields: "notebook_path=file_path"},
 	{Provider: "claude", Native: "Bash", Name: "Bash", Conv: "shell"},
-	{Provider: "claude", Native: "BashOutput", Name: "BashOutput"},
-	{Provider: "claude", Native: "KillShell", Name: "KillShell"},
-	{Provider: "claude", Native: "KillBash", Name: "KillShell", Out: "-"},
-	{Provider: "claude", Native: "TaskOutput", Name: "TaskOutput", Kind: KindExecute},
-	{Provider: "claude", Native: "TaskStop", Name: "TaskStop", Kind: KindExecute},
+	{Provider: "claude", Native: "BashOutput", Name: "BashOutput", Fields: "bash_id=shell_id", Conv: "bg"},
+	{Provider: "claude", Native: "KillShell", Name: "KillShell", Conv: "bg"},
+	{Provider: "claude", Native: "KillBash", Name: "KillShell", Conv: "bg", Out: "-"},
+	{Provider: "claude", Native: "TaskOutput", Name: "BashOutput", Fields: "task_id=shell_id", Conv: "bg", Out: "-"},
+	{Provider: "claude", Native: "TaskStop", Name: "KillShell", Fields: "task_id=shell_id", Conv: "bg", Out: "-"},
 	{Provider: "claude", Native: "Grep", Name: "Grep"},
 	{Provider: "claude", Native: "Glob", Name: "Glob"},
 	{Provider: "claude", Native: "LS", Name: "LS"},

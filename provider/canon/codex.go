@@ -9,6 +9,8 @@ package canon
 // (function_call) or {"changes": {...}} (end events); exec's file_change
 // lists changes[]. MCP tools: mcp__<server>__<tool> (the namespace
 // mcp__<server> + the name) and mcp:<server>/<tool> (see mcp.go).
+// write_stdin writes to a running exec_command session: with no chars it
+// only polls the command's output (Claude's BashOutput).
 var codexRows = []Row{
 	{Provider: "codex", Native: "exec_command", Name: "Bash", Fields: "cmd=command workdir=cwd", Conv: "shell"},
 	{Provider: "codex", Native: "shell", Name: "Bash", Fields: "workdir=cwd", Conv: "argv", Out: "-"},
@@ -16,7 +18,8 @@ var codexRows = []Row{
 	{Provider: "codex", Native: "local_shell", Name: "Bash", Fields: "working_directory=cwd", Conv: "argv", Out: "-"},
 	{Provider: "codex", Native: "local_shell_call", Name: "Bash", Fields: "working_directory=cwd", Conv: "argv", Out: "-"},
 	{Provider: "codex", Native: "command_execution", Name: "Bash", Conv: "wrapped", Out: "-"},
-	{Provider: "codex", Native: "write_stdin", Name: "write_stdin", Kind: KindExecute},
+	{Provider: "codex", Native: "write_stdin", If: "chars=", Name: "BashOutput", Fields: "session_id=shell_id", Conv: "bg"},
+	{Provider: "codex", Native: "write_stdin", Name: "write_stdin", Fields: "session_id=shell_id", Conv: "bg"},
 	{Provider: "codex", Native: "apply_patch", If: "raw", Name: "Edit", Fields: "raw=patch", Conv: "patch"},
 	{Provider: "codex", Native: "apply_patch", If: "raw", Name: "Write", Fields: "raw=patch", Conv: "patch"},
 	{Provider: "codex", Native: "apply_patch", If: "input", Name: "Edit", Fields: "input=patch", Conv: "patch", Out: "-"},

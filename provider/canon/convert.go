@@ -14,6 +14,7 @@ type nctx struct {
 	provider string
 	row      *row
 	arg      string // the rest of the name, for a prefix row
+	cwd      string // the session's working folder, "" when unknown
 	in       *object
 	name     string
 	kind     string
@@ -42,8 +43,9 @@ type conv struct {
 // layout; rendering drops them unless the row's conversion keeps them.
 var derived = []string{"files", "skill", "plugin"}
 
-// shellDerived are the members shell reclassification adds.
-var shellDerived = []string{"file_path", "files", "path", "pattern", "skill", "plugin"}
+// shellDerived are the members shell reclassification and a shell's
+// apply_patch add.
+var shellDerived = []string{"file_path", "files", "path", "pattern", "skill", "plugin", "patch", "content"}
 
 // convs are the conversions rows name.
 var convs = map[string]*conv{
@@ -70,12 +72,55 @@ var convs = map[string]*conv{
 	"urlprompt": {in: urlpromptIn, out: urlpromptOut},
 	// readmany: Gemini's read_many_files {paths} → files, file_path.
 	"readmany": {in: readmanyIn, out: readmanyOut},
+	// bg: a background shell operation; op (poll, write, stop, list) says
+	// which (bgOps).
+	"bg": {in: bgIn, out: bgOut},
+	// argpath: the rest of a prefix row's name is the file ("Viewing X").
+	"argpath": {in: func(c *nctx) {
+		if !c.in.has("file_path") {
+			c.in.setStr("file_path", strings.TrimSpace(c.arg))
+		}
+	}, out: func(*rctx) {}},
+}
+
+// bgOps are the operations of the background-shell tools, by canonical
+// name: Claude's BashOutput and KillShell where Claude has the operation.
+var bgOps = map[string]string{"BashOutput": "poll", "write_stdin": "write", "KillShell": "stop", "list_bash": "list"}
+
+// bgDefaults are members a provider's background-shell tool needs that
+// the canonical input may lack, by provider and canonical name.
+var bgDefaults = map[string]map[string]agt.Raw{
+	"codex/BashOutput": {"chars": agt.Raw(`""`)},
+}
+
+func bgIn(c *nctx) { c.in.setStr("op", bgOps[c.name]) }
+
+func bgOut(c *rctx) {
+	c.out.del("op")
+	for k, v := range bgDefaults[c.to+"/"+c.name] {
+		if !c.out.has(k) {
+			c.out.set(k, v)
+		}
+	}
 }
 
 func shellIn(c *nctx) {
-	if cmd := c.in.str("command"); cmd != "" {
+	if cmd := c.in.str("command"); cmd != "" && !shellPatch(c, cmd) {
 		reclassify(c, cmd)
 	}
+}
+
+// workdir is the folder a shell call runs in: its cwd member (joined to
+// the session's folder when relative), else the session's folder.
+func workdir(c *nctx) string {
+	cwd := c.in.str("cwd")
+	if cwd == "" {
+		return c.cwd
+	}
+	if !strings.HasPrefix(cwd, "/") && c.cwd != "" {
+		return under(c.cwd, cwd)
+	}
+	return cwd
 }
 
 // reclassify makes a shell call that only reads, lists or searches a Read,
@@ -86,20 +131,36 @@ func reclassify(c *nctx, cmd string) {
 		return
 	}
 	c.name, c.kind = r.name, kinds[r.name]
-	// relative paths are relative to the call's working folder
-	if cwd := c.in.str("cwd"); strings.HasPrefix(cwd, "/") {
+	// relative paths are relative to the call's working folder; a listing
+	// or search that names no folder is of that folder
+	if cwd := workdir(c); strings.HasPrefix(cwd, "/") {
 		for i, f := range r.files {
 			r.files[i] = under(cwd, f)
 		}
 		if r.path != "" {
 			r.path = under(cwd, r.path)
+		} else if r.name != "Read" {
+			r.path = cwd
 		}
 	}
 	switch r.name {
 	case "Read":
 		defer shellSkill(c, r.shown)
+		// a glob is no file: it is the read's pattern
+		var plain []string
+		for _, f := range r.files {
+			if isGlob(f) {
+				if !c.in.has("pattern") {
+					c.in.setStr("pattern", f)
+				}
+			} else {
+				plain = append(plain, f)
+			}
+		}
+		if len(plain) > 0 {
+			c.in.setStr("file_path", plain[0])
+		}
 		if len(r.files) == 1 {
-			c.in.setStr("file_path", r.files[0])
 			return
 		}
 		elems := make([]agt.Raw, len(r.files))
@@ -109,13 +170,15 @@ func reclassify(c *nctx, cmd string) {
 			o.setStr("op", "read")
 			elems[i] = o.raw()
 		}
-		c.in.setStr("file_path", r.files[0])
 		c.in.set("files", jsonArray(elems))
 	default:
 		c.in.setStr("pattern", r.pattern)
 		c.in.setStr("path", r.path)
 	}
 }
+
+// isGlob reports whether a path holds a glob pattern.
+func isGlob(p string) bool { return strings.ContainsAny(p, "*?[") }
 
 // under joins a relative path to dir; absolute and home paths stay.
 func under(dir, p string) string {
@@ -138,7 +201,14 @@ func argvIn(c *nctx) {
 	}
 	cmd := argvCommand(argv)
 	c.in.setStr("command", cmd)
-	reclassify(c, cmd)
+	if len(argv) == 2 && patchCommands[argv[0]] && strings.Contains(argv[1], patchBegin) {
+		// ["apply_patch", PATCH]
+		setShellPatch(c, argv[1], "")
+		return
+	}
+	if !shellPatch(c, cmd) {
+		reclassify(c, cmd)
+	}
 }
 
 func argvOut(c *rctx) {
@@ -154,7 +224,7 @@ func wrappedIn(c *nctx) {
 		cmd = s
 		c.in.setStr("command", cmd)
 	}
-	if cmd != "" {
+	if cmd != "" && !shellPatch(c, cmd) {
 		reclassify(c, cmd)
 	}
 }
@@ -207,6 +277,10 @@ func urlpromptOut(c *rctx) {
 		c.out.setStr("prompt", u)
 		c.out.del("url")
 	case u != "" && strings.Contains(p, u):
+		c.out.del("url")
+	case u != "":
+		// web_fetch reads the URLs in its prompt
+		c.out.setStr("prompt", p+"\n\n"+u)
 		c.out.del("url")
 	}
 }

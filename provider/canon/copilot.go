@@ -7,17 +7,30 @@ package canon
 // ACP kind stands for it (acp rows) and the input is Copilot's own. MCP
 // tools carry mcpServerName/mcpToolName (the parser sets Tool.MCP) or, in
 // 2025 logs, are named <server>-<tool> (see mcp.go); web_search is served
-// by github-mcp-server but offered as Copilot's own web search.
+// by github-mcp-server but offered as Copilot's own web search. Background
+// shells (async bash): read_bash, write_bash, stop_bash, list_bash, keyed
+// by shellId (1.0; the coding agent's earlier tools by sessionId, the bash
+// session's).
 var copilotRows = []Row{
 	{Provider: "copilot", Native: "bash", Name: "Bash", Conv: "shell"},
 	{Provider: "copilot", Native: "shell", Name: "Bash", Conv: "shell", Out: "-"},
 	{Provider: "copilot", Native: "powershell", Name: "Bash", Conv: "shell", Out: "-"},
-	{Provider: "copilot", Native: "read_bash", Name: "read_bash", Kind: KindExecute},
-	{Provider: "copilot", Native: "write_bash", Name: "write_bash", Kind: KindExecute},
-	{Provider: "copilot", Native: "stop_bash", Name: "stop_bash", Kind: KindExecute},
-	{Provider: "copilot", Native: "list_bash", Name: "list_bash", Kind: KindExecute},
+	{Provider: "copilot", Native: "read_bash", Name: "BashOutput", Fields: "shellId=shell_id sessionId=shell_id", Conv: "bg"},
+	{Provider: "copilot", Native: "write_bash", Name: "write_stdin", Fields: "shellId=shell_id sessionId=shell_id input=chars", Conv: "bg"},
+	{Provider: "copilot", Native: "stop_bash", Name: "KillShell", Fields: "shellId=shell_id sessionId=shell_id", Conv: "bg"},
+	{Provider: "copilot", Native: "list_bash", Name: "list_bash", Conv: "bg"},
 	{Provider: "copilot", Native: "view", Name: "Read", Fields: "path=file_path"},
-	{Provider: "copilot", Native: "Read File", Name: "Read", Fields: "path=file_path", Out: "-"},
+	// AgentV's variants (ACP titles and client methods): inputs as the
+	// ACP fs methods and Copilot's own tools name them
+	{Provider: "copilot", Native: "Read File", Name: "Read", Fields: "path=file_path filePath=file_path", Out: "-"},
+	{Provider: "copilot", Native: "readFile", Name: "Read", Fields: "path=file_path filePath=file_path", Out: "-"},
+	{Provider: "copilot", Native: "readTextFile", Name: "Read", Fields: "path=file_path filePath=file_path", Out: "-"},
+	{Provider: "copilot", Native: "Viewing *", Name: "Read", Fields: "path=file_path", Conv: "argpath", Out: "-"},
+	{Provider: "copilot", Native: "writeTextFile", Name: "Write", Fields: "path=file_path filePath=file_path", Out: "-"},
+	{Provider: "copilot", Native: "Write File", Name: "Write", Fields: "path=file_path filePath=file_path file_text=content", Out: "-"},
+	{Provider: "copilot", Native: "editFile", Name: "Edit", Fields: "path=file_path filePath=file_path old_str=old_string new_str=new_string oldText=old_string newText=new_string", Out: "-"},
+	{Provider: "copilot", Native: "Edit File", Name: "Edit", Fields: "path=file_path filePath=file_path old_str=old_string new_str=new_string oldText=old_string newText=new_string", Out: "-"},
+	{Provider: "copilot", Native: "runTerminalCommand", Name: "Bash", Conv: "shell", Out: "-"},
 	{Provider: "copilot", Native: "create", Name: "Write", Fields: "path=file_path file_text=content"},
 	{Provider: "copilot", Native: "edit", If: "file_text !old_str", Name: "Write", Fields: "path=file_path file_text=content", Out: "-"},
 	{Provider: "copilot", Native: "edit", Name: "Edit", Fields: "path=file_path old_str=old_string new_str=new_string"},
@@ -26,7 +39,7 @@ var copilotRows = []Row{
 	{Provider: "copilot", Native: "str_replace_editor", If: "command=str_replace", Name: "Edit", Fields: "path=file_path old_str=old_string new_str=new_string", Out: "-"},
 	{Provider: "copilot", Native: "str_replace_editor", If: "command=insert", Name: "Edit", Fields: "path=file_path new_str=new_string", Out: "-"},
 	{Provider: "copilot", Native: "str_replace_editor", If: "command=undo_edit", Name: "Edit", Fields: "path=file_path", Out: "-"},
-	{Provider: "copilot", Native: "apply_patch", If: "raw", Name: "Edit", Fields: "raw=patch", Conv: "patch", Out: "patch"},
+	{Provider: "copilot", Native: "apply_patch", If: "raw", Name: "Edit", Fields: "raw=patch", Conv: "patch", Out: "patch|edits"},
 	{Provider: "copilot", Native: "apply_patch", If: "raw", Name: "Write", Fields: "raw=patch", Conv: "patch", Out: "patch"},
 	{Provider: "copilot", Native: "apply_patch", If: "input", Name: "Edit", Fields: "input=patch", Conv: "patch", Out: "-"},
 	{Provider: "copilot", Native: "glob", Name: "Glob"},

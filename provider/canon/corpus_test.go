@@ -140,3 +140,73 @@ func TestCorpusRoundTrip(t *testing.T) {
 		t.Logf("rendered back only through the native input:\n%s", strings.Join(lossy, "\n"))
 	}
 }
+
+// customReason says why a corpus call is custom (a name outside the
+// table): Pi has no MCP, so a tool beyond its built-ins is an extension's;
+// the corpus's fixtures scrubbed some names; the rest are unknown.
+func customReason(provider, name string) string {
+	switch {
+	case strings.Contains(name, "[trimmed for fixture]"):
+		return "unknown: the name was scrubbed in its fixture"
+	case provider == "pi":
+		return "extension tool (Pi's tools beyond read write edit bash grep find ls come from extensions)"
+	}
+	return "unknown: no tool of " + provider + " has this name"
+}
+
+// TestCustomCalls lists every custom call of the corpus (origin custom:
+// extension, plugin or unknown tools) with its reason, in
+// testdata/custom.golden (-update rewrites it): a call that the table
+// stops mapping, or a new unknown tool, shows as a diff.
+func TestCustomCalls(t *testing.T) {
+	calls := loadCorpus(t)
+	type key struct{ provider, native, name string }
+	n := map[key]int{}
+	custom := 0
+	for _, ev := range calls {
+		tool := *ev.Tool
+		canon.Normalize(canon.Source(ev.Provider, ev.Format), &tool)
+		if tool.Origin != canon.OriginCustom {
+			continue
+		}
+		custom++
+		n[key{ev.Provider, ev.Tool.NativeName, tool.Name}]++
+	}
+	keys := make([]key, 0, len(n))
+	for k := range n {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].provider != keys[j].provider {
+			return keys[i].provider < keys[j].provider
+		}
+		return keys[i].native < keys[j].native
+	})
+	var b strings.Builder
+	fmt.Fprintf(&b, "# custom calls of the corpus: %d of %d (%.1f%%)\n# provider\tnative name\tcanonical name\tcalls\treason\n", custom, len(calls), 100*float64(custom)/float64(len(calls)))
+	for _, k := range keys {
+		reason := customReason(k.provider, k.native)
+		if k.name != k.native {
+			reason = "extension tool, mapped to " + k.name + " by its row (origin custom)"
+		}
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%d\t%s\n", k.provider, k.native, k.name, n[k], reason)
+	}
+	golden := filepath.Join("testdata", "custom.golden")
+	if *providertest.Update {
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(want) != b.String() {
+		t.Errorf("custom calls differ from %s (go test -update rewrites it):\n%s", golden, b.String())
+	}
+	for _, k := range keys {
+		if k.provider != "pi" && !strings.Contains(k.native, "[trimmed for fixture]") {
+			t.Logf("not an extension or plugin tool: %s %s", k.provider, k.native)
+		}
+	}
+}

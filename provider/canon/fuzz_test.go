@@ -9,7 +9,8 @@ import (
 )
 
 // FuzzNormalize: any name and input normalize without panicking, to a
-// compact JSON input when the native one is JSON, and render back.
+// compact JSON input when the native one is JSON, and render back (and
+// for every provider, to JSON).
 func FuzzNormalize(f *testing.F) {
 	for _, c := range rowCases {
 		f.Add(c.provider, c.native, c.in)
@@ -26,6 +27,14 @@ func FuzzNormalize(f *testing.F) {
 		}
 		for _, to := range providers {
 			canon.Render(to, provider, tool)
+			// from the canonical form alone, in a session folder: a
+			// rendered input is JSON when the native one was
+			at := *tool
+			canon.NormalizeIn(provider, "/w", &at)
+			_, out, _ := canon.RenderIn(to, "", "/w", &at)
+			if json.Valid([]byte(in)) && len(out) > 0 && !json.Valid(out) {
+				t.Fatalf("%s %s → %s: input %s", provider, name, to, out)
+			}
 		}
 	})
 }

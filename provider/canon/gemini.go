@@ -11,7 +11,7 @@ var geminiRows = []Row{
 	{Provider: "gemini", Native: "read_file", Name: "Read"},
 	{Provider: "gemini", Native: "read_many_files", Name: "Read", Conv: "readmany", Out: "files"},
 	{Provider: "gemini", Native: "write_file", Name: "Write"},
-	{Provider: "gemini", Native: "replace", Name: "Edit"},
+	{Provider: "gemini", Native: "replace", Name: "Edit", Fields: "allow_multiple=replace_all"},
 	{Provider: "gemini", Native: "run_shell_command", Name: "Bash", Fields: "dir_path=cwd directory=cwd", Conv: "shell"},
 	{Provider: "gemini", Native: "grep_search", Name: "Grep", Fields: "dir_path=path include=glob"},
 	{Provider: "gemini", Native: "search_file_content", Name: "Grep", Fields: "dir_path=path include=glob", Out: "-"},

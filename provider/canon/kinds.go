@@ -32,6 +32,8 @@ var kinds = map[string]string{
 	"Bash":            KindExecute,
 	"BashOutput":      KindExecute,
 	"KillShell":       KindExecute,
+	"write_stdin":     KindExecute,
+	"list_bash":       KindExecute,
 	"Grep":            KindSearch,
 	"Glob":            KindSearch,
 	"LS":              KindSearch,

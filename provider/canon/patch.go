@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/agt-project/agt"
@@ -93,12 +94,68 @@ func setFiles(c *nctx, files []patchFile) {
 }
 
 // patchIn reads the patch text of an apply_patch call.
-func patchIn(c *nctx) {
-	files := parsePatch(c.in.str("patch"))
+func patchIn(c *nctx) { readPatch(c, c.in.str("patch"), c.cwd) }
+
+// readPatch sets the files of patch p, relative ones joined to dir when it
+// is absolute, and the content of a single added file.
+func readPatch(c *nctx, p, dir string) {
+	files := parsePatch(p)
+	if strings.HasPrefix(dir, "/") {
+		for i := range files {
+			files[i].path = under(dir, files[i].path)
+			if files[i].moveTo != "" {
+				files[i].moveTo = under(dir, files[i].moveTo)
+			}
+		}
+	}
 	setFiles(c, files)
 	if len(files) == 1 && files[0].op == opAdd {
 		c.in.setStr("content", strings.Join(files[0].added, "\n")+"\n")
 	}
+}
+
+// patchBegin starts an apply_patch patch; patchCommands are the programs
+// that apply one given as their argument or on their standard input.
+const patchBegin = "*** Begin Patch"
+
+var patchCommands = map[string]bool{"apply_patch": true, "applypatch": true}
+
+// shellPatchRE is a shell command that applies a patch: apply_patch (after
+// an optional cd DIR &&) given the patch as a here-document or argument.
+var shellPatchRE = regexp.MustCompile(`^\s*(?:cd\s+('[^']*'|"[^"]*"|[^\s;&|]+)\s*&&\s*)?(?:apply_patch|applypatch)\b`)
+
+// shellPatch makes a shell call that runs apply_patch (older Codex models
+// sent their patches through the shell) an Edit or Write of its files;
+// the command stays in the input. It reports whether cmd was one.
+func shellPatch(c *nctx, cmd string) bool {
+	m := shellPatchRE.FindStringSubmatch(cmd)
+	if m == nil {
+		return false
+	}
+	i := strings.Index(cmd, patchBegin)
+	if i < 0 {
+		return false
+	}
+	p := cmd[i:]
+	if j := strings.Index(p, patchEnd); j >= 0 {
+		p = p[:j+len(patchEnd)]
+	}
+	setShellPatch(c, p, strings.Trim(m[1], `'"`))
+	return true
+}
+
+const patchEnd = "*** End Patch"
+
+// setShellPatch sets the patch of a shell call run in folder dir (relative
+// to the call's working folder).
+func setShellPatch(c *nctx, p, dir string) {
+	c.name, c.kind = "Edit", kinds["Edit"]
+	c.in.setStr("patch", p)
+	wd := workdir(c)
+	if dir != "" {
+		wd = under(wd, dir)
+	}
+	readPatch(c, p, wd)
 }
 
 // patchOut renders a canonical edit as a patch: the patch text when the
@@ -167,6 +224,62 @@ func lines(s string) []string {
 		return nil
 	}
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+// patchEdits gives an edit that only has a patch of one updated file the
+// edits its hunks make, [{old_string, new_string}] (context and removed
+// lines; context and added lines), or old_string and new_string for one
+// hunk, for a provider whose edit tools take strings; anything else is
+// returned as it is.
+func patchEdits(in *object) *object {
+	p := in.str("patch")
+	if p == "" || in.has("old_string") || in.has("edits") {
+		return in
+	}
+	files := parsePatch(p)
+	if len(files) != 1 || files[0].op != opUpdate || files[0].moveTo != "" {
+		return in
+	}
+	var elems []agt.Raw
+	var old, neu []string
+	hunk := false
+	end := func() {
+		if hunk && (len(old) > 0 || len(neu) > 0) {
+			o := &object{}
+			o.set("old_string", jsonString(strings.Join(old, "\n")))
+			o.set("new_string", jsonString(strings.Join(neu, "\n")))
+			elems = append(elems, o.raw())
+		}
+		old, neu = nil, nil
+	}
+	for _, line := range strings.Split(p, "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		switch {
+		case strings.HasPrefix(line, "@@"):
+			end()
+			hunk = true
+		case strings.HasPrefix(line, "*** "):
+			end()
+			hunk = false
+		case !hunk:
+		case strings.HasPrefix(line, "-"):
+			old = append(old, line[1:])
+		case strings.HasPrefix(line, "+"):
+			neu = append(neu, line[1:])
+		case strings.HasPrefix(line, " ") || line == "":
+			old = append(old, strings.TrimPrefix(line, " "))
+			neu = append(neu, strings.TrimPrefix(line, " "))
+		default:
+			return in // not a hunk line: no edits of it
+		}
+	}
+	end()
+	if len(elems) == 0 {
+		return in
+	}
+	out := in.clone()
+	out.set("edits", jsonArray(elems))
+	return flattenEdits(out)
 }
 
 // changesIn reads Codex's list of changed files: exec's file_change

@@ -100,7 +100,6 @@ var realCommands = []shellCase{
 	{cmd: "sed -n '1,220p' /Users/goose-guest/.codex/skills/using-entire/SKILL.md && entire status && git log --format='%h %s%n%b' -8", name: "Bash"},
 	{cmd: "curl -sS http://127.0.0.1:10531/v1/models | head -c 1000 || true", name: "Bash"},
 	{cmd: "npx tsc --noEmit --pretty 2>&1 | head -30", name: "Bash"},
-	{cmd: "applypatch << 'PATCH'\n*** Begin Patch\n*** End Patch\nPATCH", name: "Bash"},
 	{cmd: "gh pr diff 1556", name: "Bash"},
 	{cmd: "mkdir -p myapp", name: "Bash"},
 }

@@ -20,7 +20,7 @@ type Row struct {
 	Fields   string // renames "native=canonical", space-separated; "a=b[c=d,e=f]" also renames members of b's elements
 	Conv     string // converter for what renames cannot say (see convs)
 	MCP      string // "server/tool" when the tool is an MCP server's tool under a built-in name
-	Out      string // reverse direction: "" the provider's default row for Name, a condition on the canonical input for a preferred row, "-" never
+	Out      string // reverse direction: "" the provider's default row for Name, a condition on the canonical input for a preferred row ("a|b": a or b), "-" never
 }
 
 // cond is one term of a condition.
@@ -202,7 +202,9 @@ func holds(cs []cond, o *object) bool {
 			case c.eq:
 				ok = o.str(c.key) == c.val
 			default:
-				ok = o.has(c.key)
+				for _, k := range strings.Split(c.key, "|") {
+					ok = ok || o.has(k)
+				}
 			}
 		}
 		if ok == c.neg {

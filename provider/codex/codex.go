@@ -47,7 +47,11 @@
 //     is built from the end event when the file ends; when no call is known
 //     (a user shell command, a server-side search), the end event yields both
 //     the call and the result. MCP calls named by an end event or an exec
-//     item are called mcp__<server>__<tool>.
+//     item are called mcp__<server>__<tool>, with the server and tool as
+//     the call's MCP. A rollout's MCP function call (named mcp__…, a name
+//     Codex sanitised) waits for its mcp_tool_call_begin or _end, whose
+//     invocation names the server and tool; any other line first emits it
+//     as it is. It keeps its own line.
 //   - A web_search_call has no output item and often no id. It pairs with
 //     the web_search_end of its id or, failing that, of its query (0.146
 //     names the two with different ids); when no end event comes, a search
@@ -118,5 +122,7 @@ func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
 	case FormatLegacyJSON:
 		return &docParser{conv: newConv(true)}
 	}
-	return &rolloutParser{conv: newConv(false)}
+	c := newConv(false)
+	c.holdMCP = true
+	return &rolloutParser{conv: c}
 }

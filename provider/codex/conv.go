@@ -21,6 +21,21 @@ type conv struct {
 	calls  map[string]*callState
 	ends   []*callState            // calls whose end event waits for an output
 	web    map[string][]*callState // web searches by query, waiting for their other half
+	// held are MCP function calls (rollouts) waiting for the
+	// mcp_tool_call_begin or _end that names their server and tool (the
+	// function name is sanitised: mcp__<server>__<tool> with every other
+	// character made "_")
+	held    []heldCall
+	holdMCP bool // hold MCP function calls (rollouts, which log the invocation)
+}
+
+// heldCall is a function call not emitted yet, with its line.
+type heldCall struct {
+	src      agt.Src
+	raw      agt.Raw
+	ts       string
+	id, name string
+	in       agt.Raw
 }
 
 func newConv(legacy bool) *conv {
@@ -95,11 +110,16 @@ func (c *conv) say(em *agt.Emitter, kind string, text agt.Raw, m *agt.Meta, suff
 // seen before in the session (on a call, or on a result with no call) gets
 // a "#n" suffix in the tool id, so that each call of a session has its own.
 func (c *conv) call(em *agt.Emitter, id, name string, input agt.Raw) *callState {
+	return c.callMCP(em, id, name, input, nil)
+}
+
+// callMCP is call for an MCP server's tool named by the log (nil: none).
+func (c *conv) callMCP(em *agt.Emitter, id, name string, input agt.Raw, mcp *agt.MCP) *callState {
 	if input == nil {
 		input = emptyObject
 	}
 	tid := c.ids.unique(em.Current(), id)
-	t := &agt.Tool{ID: tid, Name: name, NativeName: name, Input: input, NativeInput: input}
+	t := &agt.Tool{ID: tid, Name: name, NativeName: name, MCP: mcp, Input: input, NativeInput: input}
 	st := &callState{id: strings.Clone(tid)} // kept beyond the line
 	st.event = c.emit(em, agt.Event{Kind: agt.KindToolCall, Model: c.model, Tool: t}, tid, "call")
 	if id != "" {
@@ -145,6 +165,11 @@ func (c *conv) resultOf(em *agt.Emitter, st *callState, id string, r agt.Result)
 // end handles an event that closes call id: a meta event when the call has
 // or will have its own output, otherwise the call and its result.
 func (c *conv) end(em *agt.Emitter, m *agt.Meta, id, name string, input agt.Raw, r agt.Result) *callState {
+	return c.endMCP(em, m, id, name, input, r, nil)
+}
+
+// endMCP is end for an MCP server's tool named by the log.
+func (c *conv) endMCP(em *agt.Emitter, m *agt.Meta, id, name string, input agt.Raw, r agt.Result, mcp *agt.MCP) *callState {
 	st := c.calls[id]
 	if id != "" && st != nil && c.live && !st.done {
 		c.resultOf(em, st, id, r)
@@ -158,14 +183,44 @@ func (c *conv) end(em *agt.Emitter, m *agt.Meta, id, name string, input agt.Raw,
 		c.meta(em, m)
 		return st
 	}
-	st = c.call(em, id, name, input)
+	st = c.callMCP(em, id, name, input, mcp)
 	c.result(em, id, r)
 	return st
+}
+
+// heldAt is the index of the held call with native id, or -1.
+func (c *conv) heldAt(id string) int {
+	for i := range c.held {
+		if id != "" && c.held[i].id == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// release emits held call i, at its own line, with the MCP tool mcp.
+func (c *conv) release(em *agt.Emitter, i int, mcp *agt.MCP) {
+	h := c.held[i]
+	c.held = append(c.held[:i], c.held[i+1:]...)
+	src, line, ts := em.Src(), em.Line(), c.ts
+	em.SetSrc(h.src, h.raw)
+	c.ts = h.ts
+	c.callMCP(em, h.id, h.name, h.in, mcp)
+	em.SetSrc(src, line)
+	c.ts = ts
+}
+
+// releaseAll emits the held calls, in order, without an MCP tool.
+func (c *conv) releaseAll(em *agt.Emitter) {
+	for len(c.held) > 0 {
+		c.release(em, 0, nil)
+	}
 }
 
 // finish emits the results that only an end event reported, at the end
 // event's line.
 func (c *conv) finish(em *agt.Emitter) {
+	c.releaseAll(em)
 	for _, st := range c.ends {
 		if st.done {
 			continue

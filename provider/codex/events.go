@@ -222,7 +222,7 @@ func mcpName(server, tool string) string { return "mcp__" + server + "__" + tool
 func (c *conv) mcpEnd(em *agt.Emitter, it *item) {
 	r := it.res
 	r.DurationMS = it.Duration.ms()
-	c.end(em, evMeta(it), it.CallID, it.name, it.in, r)
+	c.endMCP(em, evMeta(it), it.CallID, it.name, it.in, r, it.mcp)
 }
 
 func (c *conv) webSearchEnd(em *agt.Emitter, it *item) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 
 	"github.com/agt-project/agt"
 )
@@ -108,7 +109,13 @@ func callID(it *item) string {
 }
 
 func (c *conv) functionCall(em *agt.Emitter, it *item) {
-	c.call(em, callID(it), it.Namespace+it.Name, it.in)
+	name := it.Namespace + it.Name
+	if c.holdMCP && strings.HasPrefix(name, "mcp__") && callID(it) != "" {
+		// kept beyond the line
+		c.held = append(c.held, heldCall{src: em.Src(), raw: em.Line(), ts: strings.Clone(c.ts), id: strings.Clone(callID(it)), name: strings.Clone(name), in: it.in})
+		return
+	}
+	c.call(em, callID(it), name, it.in)
 }
 
 func (c *conv) customToolCall(em *agt.Emitter, it *item) {

@@ -333,5 +333,5 @@ func (c *conv) patchBegin(em *agt.Emitter, it *item) {
 }
 
 func (c *conv) mcpBegin(em *agt.Emitter, it *item) {
-	c.call(em, it.CallID, it.name, it.in)
+	c.callMCP(em, it.CallID, it.name, it.in, it.mcp)
 }

@@ -78,6 +78,7 @@ type item struct {
 	// Derived by prepare, in Decode.
 	in     agt.Raw    // the tool input
 	name   string     // the tool name, when built from the record
+	mcp    *agt.MCP   // the MCP server and tool an invocation names
 	exit   *int       // the exit code an output reports
 	joined agt.Raw    // the text of the content (or reasoning summary)
 	query  string     // the query of a web search
@@ -144,6 +145,9 @@ func prepareMCP(it *item) {
 		inv = *it.Invocation
 	}
 	it.name, it.in, it.res = mcpName(inv.Server, inv.Tool), toolInput(inv.Arguments), mcpResult(it.Result)
+	if inv.Server != "" && inv.Tool != "" {
+		it.mcp = &agt.MCP{Server: inv.Server, Tool: inv.Tool}
+	}
 }
 
 func prepareWebEnd(it *item) {

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/agt-project/agt"
 )
@@ -42,6 +43,9 @@ var rolloutTypes = map[string]lineHandler{
 
 func (p *rolloutParser) Apply(em *agt.Emitter, v any) {
 	r := v.(*rolloutLine)
+	if len(p.held) > 0 {
+		p.releaseHeld(em, r)
+	}
 	p.ts = normTS(r.Timestamp)
 	h := rolloutTypes[r.Type]
 	if h == nil {
@@ -52,6 +56,21 @@ func (p *rolloutParser) Apply(em *agt.Emitter, v any) {
 }
 
 func (p *rolloutParser) Finish(em *agt.Emitter) { p.finish(em) }
+
+// releaseHeld emits the held MCP calls that line r decides: the one whose
+// mcp_tool_call_begin or _end it is, with the invocation's server and
+// tool; all of them when it is anything else but another MCP function
+// call (then no begin follows).
+func (p *rolloutParser) releaseHeld(em *agt.Emitter, r *rolloutLine) {
+	it := &r.Payload
+	switch {
+	case r.Type == "event_msg" && (it.Type == "mcp_tool_call_begin" || it.Type == "mcp_tool_call_end") && p.heldAt(it.CallID) >= 0:
+		p.release(em, p.heldAt(it.CallID), it.mcp)
+	case r.Type == "response_item" && it.Type == "function_call" && strings.HasPrefix(it.Namespace+it.Name, "mcp__"):
+	default:
+		p.releaseAll(em)
+	}
+}
 
 // dispatch handles a line by its payload type.
 func dispatch(what string, table map[string]itemHandler) lineHandler {

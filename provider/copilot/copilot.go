@@ -33,9 +33,13 @@
 // last assistant.message model). agentId, or the deprecated
 // parentToolCallId, puts an event on stream subagent:<id>.
 //
-// Tools. The tool request of an assistant message is the tool_call;
-// tool.execution_start for it is a meta event (a start with no request
-// before it is the tool_call); tool.execution_complete is the tool_result,
+// Tools. The tool request of an assistant message is the tool_call. It
+// is emitted (at the message's place) when its tool.execution_start comes,
+// which names the MCP server and tool (mcpServerName, mcpToolName: the
+// request names the server at most, its tool is then the name less
+// "<server>-"), or as soon as any other record shows that no start
+// follows; the start is a meta event then (a start with no request before
+// it is the tool_call); tool.execution_complete is the tool_result,
 // linked by toolCallId: output = result.content (the text the model got),
 // or error.message; is_error when success is false, an error is given or
 // the shell's exit code (shellExecution.exitCode, or the "<exited with exit

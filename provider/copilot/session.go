@@ -3,6 +3,7 @@ package copilot
 import (
 	"bytes"
 	"strconv"
+	"strings"
 
 	"github.com/agt-project/agt"
 )
@@ -163,6 +164,21 @@ type events struct {
 	used  map[string]int   // native call id → times used by a call or an unanswered result
 	model string
 	seg   segment
+	pend  []pending // tool requests waiting for their tool.execution_start
+}
+
+// pending is a tool request of an assistant message whose call is not
+// emitted yet: its tool.execution_start names the MCP server and tool
+// (the request names at most the server). It is emitted, with the
+// message's place and key, when that start comes or when any other record
+// comes first (then no start follows it).
+type pending struct {
+	src   agt.Src
+	raw   agt.Raw
+	r     *rec
+	key   string
+	c     call
+	model string
 }
 
 func newEvents() *events {
@@ -298,7 +314,7 @@ func (r *rec) decodeFull(line []byte) error {
 		}
 	case "assistant.message":
 		for _, t := range d.ToolRequests {
-			r.calls = append(r.calls, call{id: t.ToolCallID, name: t.Name, input: toolInput(t.Arguments), mcp: mcp(t.MCPServerName, t.MCPToolName)})
+			r.calls = append(r.calls, call{id: t.ToolCallID, name: t.Name, input: toolInput(t.Arguments), mcp: requestMCP(t.MCPServerName, t.MCPToolName, t.Name)})
 		}
 	case "tool.execution_start":
 		r.calls = []call{{id: d.ToolCallID, name: d.ToolName, input: toolInput(d.Arguments), mcp: mcp(d.MCPServerName, d.MCPToolName)}}
@@ -323,6 +339,15 @@ func readContext(raw agt.Raw) *contextInfo {
 	var c contextInfo
 	_ = agt.API.Unmarshal(raw, &c)
 	return &c
+}
+
+// requestMCP is the MCP tool of a tool request, which names the server
+// but not the tool: the tool is the name less "<server>-".
+func requestMCP(server, tool, name string) *agt.MCP {
+	if server != "" && tool == "" {
+		tool = strings.TrimPrefix(name, server+"-")
+	}
+	return mcp(server, tool)
 }
 
 func mcp(server, tool string) *agt.MCP {
@@ -387,6 +412,7 @@ func (p *events) Apply(em *agt.Emitter, v any) {
 // setSession makes id the current session and emits the records held so
 // far into it.
 func (p *events) setSession(em *agt.Emitter, id string) {
+	p.flush(em)
 	if p.sid != "" {
 		p.calls, p.used = map[string]*open{}, map[string]int{}
 	}
@@ -410,10 +436,14 @@ func (p *events) Finish(em *agt.Emitter) {
 	if p.sid == "" && len(p.hold) > 0 {
 		p.setSession(em, fallbackSession(p.hold[0].src.Path))
 	}
+	p.flush(em)
 	p.openUsage(em, "", "open-usage")
 }
 
 func (p *events) apply(em *agt.Emitter, r *rec) {
+	if r.typ != "tool.execution_start" || r.d == nil || p.pendingAt(r.d.ToolCallID) < 0 {
+		p.flush(em) // no start follows the requests
+	}
 	if r.err != nil {
 		em.Errorf("%v", r.err)
 	}
@@ -629,7 +659,7 @@ func (p *events) assistantMessage(em *agt.Emitter, r *rec) {
 		n++
 	}
 	for _, c := range r.calls {
-		p.emitCall(em, r, k, c, model)
+		p.pend = append(p.pend, pending{src: em.Src(), raw: em.Line(), r: r, key: k, c: c, model: model})
 		n++
 	}
 	if d.OutputTokens != nil {
@@ -649,6 +679,33 @@ func (p *events) emitCall(em *agt.Emitter, r *rec, k string, c call, model strin
 	p.calls[c.id] = &open{toolID: id, event: eid}
 }
 
+// pendingAt is the index of the pending request with call id, or -1.
+func (p *events) pendingAt(id string) int {
+	for i := range p.pend {
+		if p.pend[i].c.id == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// flush emits the pending requests, in order.
+func (p *events) flush(em *agt.Emitter) {
+	pend := p.pend
+	p.pend = nil
+	for _, pd := range pend {
+		p.emitPending(em, pd)
+	}
+}
+
+// emitPending emits a pending request's call at its message's place.
+func (p *events) emitPending(em *agt.Emitter, pd pending) {
+	src, line := em.Src(), em.Line()
+	em.SetSrc(pd.src, pd.raw)
+	p.emitCall(em, pd.r, pd.key, pd.c, pd.model)
+	em.SetSrc(src, line)
+}
+
 // uniqueCall returns the id a new call with native id gets: the id itself,
 // or id#n when the id was used before in the session (only scrubbed
 // fixtures repeat call ids), so that each result pairs with one call.
@@ -666,6 +723,14 @@ func (p *events) uniqueCall(id string) string {
 // tool request before it) is emitted here.
 func (p *events) toolStart(em *agt.Emitter, r *rec) {
 	d := r.d
+	if i := p.pendingAt(d.ToolCallID); i >= 0 {
+		pd := p.pend[i]
+		p.pend = append(p.pend[:i], p.pend[i+1:]...)
+		if m := mcp(d.MCPServerName, d.MCPToolName); m != nil {
+			pd.c.mcp = m
+		}
+		p.emitPending(em, pd)
+	}
 	k := p.key(r.id)
 	if c := p.calls[d.ToolCallID]; c != nil && !c.started {
 		c.started = true

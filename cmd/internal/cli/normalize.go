@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"bytes"
+
 	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/provider/canon"
 	"github.com/agt-project/agt/provider/price"
 	"github.com/urfave/cli/v2"
 )
@@ -31,6 +34,27 @@ func normalizer(c *cli.Context, _ IO) (*provider.Normalizer, error) {
 	return n, nil
 }
 
+// toolDefs prints provider p's tool definitions as a JSON array, one
+// definition a line.
+func toolDefs(io IO, p string) error {
+	defs := canon.Definitions(p)
+	if defs == nil {
+		return Usagef("--tool-defs %q: want one of claude, codex, gemini, copilot, pi, opencode", p)
+	}
+	var b bytes.Buffer
+	b.WriteString("[\n")
+	for i, d := range defs {
+		b.Write(d)
+		if i < len(defs)-1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("]\n")
+	_, err := io.Out.Write(b.Bytes())
+	return err
+}
+
 // Normalize is agt-normalize: events (or logs) in, canonical events out.
 func Normalize(io IO) *cli.App {
 	app := newApp(io, "agt-normalize", "give agt.event/1 events one tool vocabulary, usage meaning and cost",
@@ -48,6 +72,7 @@ Examples:
    agt-normalize --to codex claude-session.jsonl     # Claude tool calls in Codex's layout
    agt-normalize --prices my-prices.json logs/
    agt-normalize -f --follow-timeout 10m ~/.codex/sessions/   # new rollouts as they are written
+   agt-normalize --tool-defs gemini                 # the tools a Gemini facade offers
 
 `+followHelp+`
 
@@ -55,7 +80,11 @@ Exit status: 0 done (or following ended), 1 an input could not be read or a
 data error under --strict, 2 usage error, 130 interrupted.`)
 	app.ArgsUsage = "[PATH...]"
 	app.Flags = append(append(inputFlags(), normalizeFlags()...), followFlags()...)
+	app.Flags = append(app.Flags, &cli.StringFlag{Name: "tool-defs", Usage: "print `PROVIDER`'s tool definitions (name, description, JSON Schema of the input) as its API takes them, and exit"})
 	app.Action = func(c *cli.Context) error {
+		if p := c.String("tool-defs"); p != "" {
+			return toolDefs(io, p)
+		}
 		cfg, err := parseConfig(c)
 		if err != nil {
 			return err
@@ -64,7 +93,7 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		if err != nil {
 			return err
 		}
-		cfg.Transform = n.Event
+		cfg.Transform, cfg.Prepare = n.Event, n.Prepare
 		fl, err := following(c)
 		if err != nil {
 			return err

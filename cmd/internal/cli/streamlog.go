@@ -64,7 +64,7 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		if err != nil {
 			return err
 		}
-		cfg.Transform = n.Event
+		cfg.Transform, cfg.Prepare = n.Event, n.Prepare
 		fl, err := following(c)
 		if err != nil {
 			return err

@@ -72,7 +72,7 @@ be read, the output could not be written, or a data error under --strict,
 		if err != nil {
 			return err
 		}
-		cfg.Transform = n.Event
+		cfg.Transform, cfg.Prepare = n.Event, n.Prepare
 		inputs, failed := expand(c, io, cfg)
 		start := time.Now()
 		if out == "" {
