@@ -54,7 +54,7 @@ func Follow(ctx context.Context, cfg Config, fl *stage.Follower, roots []string,
 			in.Open = func() (io.ReadCloser, error) { return fl.Open(fctx, path) }
 			u := &unit{files: []stage.Input{in}}
 			// its own goroutine: the batches of each unit stay in order
-			run(func() error { return readUnit(rctx, r.cfg, r.forced, u, r.ign, r.out) })
+			run(func() error { return readUnit(rctx, nil, r.cfg, r.forced, u, r.ign, r.out) })
 		}
 		var once []stage.Input
 		for _, in := range inputs {
@@ -67,16 +67,7 @@ func Follow(ctx context.Context, cfg Config, fl *stage.Follower, roots []string,
 		}
 		if len(once) > 0 {
 			// read whole, unless interrupted: the idle timeout waits for them
-			octx, cancel := context.WithCancel(rctx)
-			defer cancel()
-			defer context.AfterFunc(ctx, cancel)()
-			run(func() error {
-				err := readAll(octx, r, once)
-				if ctx.Err() != nil && errors.Is(err, context.Canceled) {
-					return nil
-				}
-				return err
-			})
+			run(func() error { return readAll(rctx, ctx.Done(), r, once) })
 		}
 		fl.Watch(fctx, roots, Claim, follow)
 		wg.Wait()

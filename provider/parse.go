@@ -107,8 +107,19 @@ type batch struct {
 }
 
 // Parse reads the inputs and writes events to w, diagnostics to diag.
+//
+// When ctx ends (an interrupt), reading stops, and the input unit being
+// read ends there as if its input had (its last model call's usage and its
+// session's end come out): every event of what was read is written, and
+// Parse returns ctx's error.
 func Parse(ctx context.Context, cfg Config, inputs []stage.Input, w io.Writer, diag io.Writer) (Stats, error) {
-	return parse(ctx, cfg, w, diag, func(ctx context.Context, r *reading) error { return readAll(ctx, r, inputs) })
+	st, err := parse(context.WithoutCancel(ctx), cfg, w, diag, func(rctx context.Context, r *reading) error {
+		return readAll(rctx, ctx.Done(), r, inputs)
+	})
+	if err == nil {
+		err = ctx.Err()
+	}
+	return st, err
 }
 
 // reading is what the reader of a run sends its batches with.
@@ -120,10 +131,14 @@ type reading struct {
 	out     chan<- *batch
 }
 
-// readAll reads the inputs one group of units after another.
-func readAll(ctx context.Context, r *reading, inputs []stage.Input) error {
+// readAll reads the inputs one group of units after another, until stop is
+// closed (see readUnit).
+func readAll(ctx context.Context, stop <-chan struct{}, r *reading, inputs []stage.Input) error {
 	cfg := r.cfg
 	for _, g := range groupUnits(ctx, cfg, r.forced, Units(inputs)) {
+		if stopped(stop) {
+			return nil
+		}
 		if cfg.Skip != nil {
 			var files []stage.Input
 			for _, u := range g {
@@ -135,7 +150,10 @@ func readAll(ctx context.Context, r *reading, inputs []stage.Input) error {
 			}
 		}
 		for _, u := range g {
-			if err := readUnit(ctx, cfg, r.forced, u, r.ign, r.out); err != nil {
+			if stopped(stop) {
+				return nil
+			}
+			if err := readUnit(ctx, stop, cfg, r.forced, u, r.ign, r.out); err != nil {
 				return err
 			}
 		}
@@ -143,9 +161,21 @@ func readAll(ctx context.Context, r *reading, inputs []stage.Input) error {
 	return nil
 }
 
+// stopped tells whether stop is closed.
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
+}
+
 // parse runs the pipeline on the batches source sends: it may send batches
 // of several units from several goroutines, as long as the batches of each
-// unit are sent in order and its last one ends it.
+// unit are sent in order and its last one ends it. ctx ends only with a
+// failure of the run (an interrupt is the source's to handle: it ends
+// its units, and the pipeline writes them out).
 func parse(ctx context.Context, cfg Config, w io.Writer, diag io.Writer, source func(ctx context.Context, r *reading) error) (Stats, error) {
 	var st Stats
 	n := cfg.Workers
@@ -164,18 +194,14 @@ func parse(ctx context.Context, cfg Config, w io.Writer, diag io.Writer, source 
 			return st, fmt.Errorf("unknown provider %q", cfg.Provider)
 		}
 	}
-	// When ctx is cancelled (an interrupt), reading stops and what was read
-	// is still converted and written: the stages after the reader watch
-	// only the group's own failures. A read from a pipe or a terminal
-	// cannot be cancelled, so the reader runs outside the group and is left
-	// behind when it is blocked.
-	g := stage.NewGroup(context.WithoutCancel(ctx))
+	// The reader runs outside the group, so that a failure of a later
+	// stage (stdout closed) does not wait for a read from a pipe, which
+	// cannot be cancelled: the reader is left behind.
+	g := stage.NewGroup(ctx)
 	ign := &ignored{}
 	read := make(chan *batch, n)
 	rctx, rcancel := context.WithCancel(g.Context())
 	defer rcancel()
-	stopRead := context.AfterFunc(ctx, rcancel)
-	defer stopRead()
 	raw := make(chan *batch)
 	r := &reading{cfg: cfg, forced: forced, ign: ign, out: raw}
 	var readErr error
@@ -189,22 +215,15 @@ func parse(ctx context.Context, cfg Config, w io.Writer, diag io.Writer, source 
 			select {
 			case b, ok := <-raw:
 				if !ok {
-					if ctx.Err() != nil {
-						return nil
-					}
 					return readErr
 				}
 				select {
 				case read <- b:
 				case <-gctx.Done():
 					return nil
-				case <-ctx.Done():
-					return nil
 				}
 			case <-gctx.Done():
 				return nil
-			case <-ctx.Done():
-				return nil // interrupted: what was read goes on
 			}
 		}
 	})
@@ -291,12 +310,6 @@ func parse(ctx context.Context, cfg Config, w io.Writer, diag io.Writer, source 
 		if err := gctx.Err(); err != nil {
 			return err
 		}
-		if err := ctx.Err(); err != nil { // interrupted: the reader may still run
-			if err := flush(); err != nil {
-				return err
-			}
-			return err
-		}
 		// the reader is done (read is closed before encoded)
 		for _, ps := range ign.paths {
 			st.Ignored += int64(len(ps))
@@ -310,9 +323,6 @@ func parse(ctx context.Context, cfg Config, w io.Writer, diag io.Writer, source 
 	})
 	err := g.Wait()
 	st.Skipped = r.skipped.Load()
-	if err == nil {
-		err = ctx.Err()
-	}
 	return st, err
 }
 
@@ -372,7 +382,12 @@ func Units(inputs []stage.Input) []*unit {
 }
 
 // readUnit reads the files of u and sends their lines in batches.
-func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, ign *ignored, out chan<- *batch) error {
+//
+// When stop is closed (an interrupt), the unit ends where it is: a stream
+// read that would wait is its end, and no further block of a file or
+// further file is read. The lines read are sent, and the unit's last batch
+// ends it, as at the end of its input.
+func readUnit(ctx context.Context, stop <-chan struct{}, cfg Config, forced Provider, u *unit, ign *ignored, out chan<- *batch) error {
 	send := func(b *batch) error {
 		select {
 		case out <- b:
@@ -392,6 +407,9 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, ign *ig
 		return nil
 	}
 	for i, in := range u.files {
+		if stopped(stop) {
+			break
+		}
 		if in.Walk != "" && strings.HasSuffix(in.Path, ".db") {
 			ign.add(in) // a database no provider claimed
 			continue
@@ -406,6 +424,7 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, ign *ig
 		br := stage.NewBlockReader(rc)
 		br.SetLimit(cfg.MaxLine, agt.MaxLineText)
 		br.SetStream(stage.IsStream(rc))
+		br.StopOn(stop)
 		size := firstBlock
 		for first := true; ; first = false {
 			lines, rerr := br.Next(size)
@@ -454,7 +473,7 @@ func readUnit(ctx context.Context, cfg Config, forced Provider, u *unit, ign *ig
 				rc.Close()
 				return err
 			}
-			if rerr != nil {
+			if rerr != nil || stopped(stop) && !br.Stream() { // a stream stopped ends with what it read (StopOn)
 				break
 			}
 			if br.Stream() { // its lines go on now: the next may be long in coming

@@ -25,6 +25,7 @@ type BlockReader struct {
 	scratch []byte // where the rest of a long line is read and dropped
 	cutLast bool   // the last line returned is a long line a read error ended
 	stream  bool   // lines arrive over time: hand them on at a short read
+	stop    <-chan struct{}
 }
 
 // Long is a line longer than the limit: Index is its place in the lines
@@ -54,10 +55,15 @@ func (b *BlockReader) SetLimit(max, head int) {
 // a short read means that nothing more has come yet: Close stops it.
 func (b *BlockReader) SetStream(on bool) {
 	if on && !b.stream {
-		b.r = newPrefetch(b.r)
+		b.r = newPrefetch(b.r, b.stop)
 	}
 	b.stream = on
 }
+
+// StopOn makes a stream (SetStream, called after) end when stop is
+// closed: it is read no further, and what was read before is returned,
+// then io.EOF. A nil stop never ends it.
+func (b *BlockReader) StopOn(stop <-chan struct{}) { b.stop = stop }
 
 // Close stops the reading ahead of a stream (see SetStream). It does not
 // close the input.

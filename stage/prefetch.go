@@ -21,6 +21,7 @@ type prefetch struct {
 	free chan []byte // taken, for reuse
 	cur  chunk       // being taken
 	off  int         // bytes of cur taken
+	cut  <-chan struct{} // closed: the stream ends where it is
 	stop chan struct{}
 	once sync.Once
 }
@@ -39,16 +40,21 @@ const (
 	maxAhead = 8 // buffers read ahead: at most maxAhead×maxChunk bytes
 )
 
-func newPrefetch(r io.Reader) *prefetch {
+// newPrefetch reads r ahead until its end, or until cut is closed: what
+// was read is then handed out, and io.EOF after it.
+func newPrefetch(r io.Reader, cut <-chan struct{}) *prefetch {
 	p := &prefetch{
 		full: make(chan chunk, maxAhead),
 		free: make(chan []byte, maxAhead),
 		stop: make(chan struct{}),
+		cut:  cut,
 	}
 	go p.run(r)
 	return p
 }
 
+// run reads ahead. A read under way when cut is closed cannot be
+// cancelled: what it returns is the last chunk.
 func (p *prefetch) run(r io.Reader) {
 	size := minChunk
 	for {
@@ -75,6 +81,15 @@ func (p *prefetch) run(r io.Reader) {
 		if err != nil {
 			return
 		}
+		select {
+		case <-p.cut:
+			select {
+			case p.full <- chunk{err: io.EOF}:
+			case <-p.stop:
+			}
+			return
+		default:
+		}
 	}
 }
 
@@ -99,7 +114,16 @@ func (p *prefetch) Read(dst []byte) (int, error) {
 			p.cur = chunk{}
 		}
 		if n == 0 {
-			p.cur = <-p.full
+			select {
+			case p.cur = <-p.full:
+			case <-p.cut: // what was read, then the end
+				select {
+				case p.cur = <-p.full:
+				default:
+					p.cur = chunk{err: io.EOF}
+					return 0, io.EOF
+				}
+			}
 		} else {
 			select {
 			case p.cur = <-p.full:

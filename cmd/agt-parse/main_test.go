@@ -29,7 +29,7 @@ const line = `{"type":"user","uuid":"u1","sessionId":"s1","timestamp":"2026-01-1
 
 // TestProcess checks what only a real process shows: `agt-parse | head -1`
 // ends quietly with 0 when head exits, and SIGINT ends a run with 130 (0
-// with -f).
+// with -f) after writing what was read.
 func TestProcess(t *testing.T) {
 	bin := build(t)
 
@@ -77,8 +77,9 @@ func TestProcess(t *testing.T) {
 			t.Errorf("exit %d, want 130", code)
 		}
 		w.Close()
-		if strings.Count(stdout.String(), "\n") > 1 {
-			t.Errorf("unexpected output %q", stdout.String())
+		// what was read is written before the exit
+		if strings.Count(stdout.String(), "\n") != 1 || !strings.Contains(stdout.String(), `"kind":"user"`) {
+			t.Errorf("output %q, want the line's user event", stdout.String())
 		}
 	})
 

@@ -107,14 +107,18 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 			}
 		}
 		st, err := read(c, io, cfg, fl, inputs)
-		if err == nil && cons != nil {
-			err = cons.Close()
+		if ok := err == nil || interrupted(c, err); ok && cons != nil { // interrupted, what was read ends its sessions
+			if cerr := cons.Close(); err == nil {
+				err = cerr
+			}
 		}
-		if err == nil && sum != nil {
-			err = sum.Flush()
-		}
-		if err == nil && w != nil { // a failed last write (a full disk) is a failure
-			err = w.Flush()
+		if sum != nil { // a failed last write (a full disk) is a failure
+			if ferr := sum.Flush(); err == nil {
+				err = ferr
+			}
+			if ferr := w.Flush(); err == nil {
+				err = ferr
+			}
 		}
 		return outcome(st, err, failed)
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -82,11 +83,15 @@ be read, the output could not be written, or a data error under --strict,
 			cfg.Sink = cons.Add
 			cfg.Flush = w.Flush
 			st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
-			if err == nil {
-				err = cons.Close()
+			if err == nil || interrupted(c, err) {
+				// interrupted, the sessions read so far are written as
+				// they stand: a live run's transcript up to the interrupt
+				if cerr := cons.Close(); err == nil {
+					err = cerr
+				}
 			}
-			if err == nil {
-				err = w.Flush()
+			if ferr := w.Flush(); err == nil {
+				err = ferr
 			}
 			return outcome(st, err, failed)
 		}
@@ -138,12 +143,18 @@ be read, the output could not be written, or a data error under --strict,
 		if err == nil {
 			err = cons.Close()
 		}
-		// the last unit is recorded only now that its files are in place
+		// the last unit is recorded only now that its files are in place;
+		// interrupted, the sessions still open are not written (their
+		// inputs were not read to the end: a re-run converts them), and
+		// those written are recorded, so that a re-run skips them
 		if cerr := d.Close(); err == nil {
 			err = cerr
 		}
 		if serr := ix.Save(); err == nil {
 			err = serr
+		}
+		if interrupted(c, err) && !cfg.Quiet {
+			fmt.Fprintf(io.Err, "agt-transcript: interrupted: %d sessions written; the sessions being read were not (run again to convert them)\n", d.Transcripts())
 		}
 		if err != nil {
 			return outcome(st, err, failed)
@@ -304,6 +315,11 @@ func outsideOf(c *cli.Context, io IO, out string, inputs []stage.Input) []stage.
 
 // outcome turns a run's end into the app's error: a data error under
 // --strict or unreadable inputs fail the run (exit 1) after their report.
+// interrupted tells whether err is the end of a run by an interrupt.
+func interrupted(c *cli.Context, err error) bool {
+	return errors.Is(err, context.Canceled) && c.Context.Err() != nil
+}
+
 func outcome(st provider.Stats, err error, failed bool) error {
 	if errors.Is(err, provider.ErrData) {
 		return Failed(err)
