@@ -17,10 +17,10 @@ import (
 // maxAhead buffers), and the next batch takes all of it; while they wait,
 // each line goes on alone.
 type prefetch struct {
-	full chan chunk  // read, not yet taken
-	free chan []byte // taken, for reuse
-	cur  chunk       // being taken
-	off  int         // bytes of cur taken
+	full chan chunk      // read, not yet taken
+	free chan []byte     // taken, for reuse
+	cur  chunk           // being taken
+	off  int             // bytes of cur taken
 	cut  <-chan struct{} // closed: the stream ends where it is
 	stop chan struct{}
 	once sync.Once
