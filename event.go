@@ -75,6 +75,10 @@ type Tool struct {
 	MCP         *MCP   `json:"mcp,omitempty"`
 	Input       Raw    `json:"input,omitempty"`
 	NativeInput Raw    `json:"native_input,omitempty"`
+	// Cwd is the working folder of the call's session where the events
+	// before it named one (set by a normalizer's first, in-order pass; not
+	// written out): relative paths are joined to it.
+	Cwd string `json:"-"`
 }
 
 // MCP names the server and tool of an MCP tool call.

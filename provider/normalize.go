@@ -3,7 +3,7 @@ package provider
 import (
 	"fmt"
 	"math"
-	"sync"
+	"strings"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider/canon"
@@ -18,7 +18,6 @@ type Normalizer struct {
 	Prices *price.Table // nil: no costs
 
 	folders map[string]string // session → its working folder (Prepare's goroutine only)
-	cwd     sync.Map          // *agt.Event of a tool call → its session's working folder
 }
 
 // Prepare notes the working folder of each session (the latest a meta
@@ -32,9 +31,12 @@ func (n *Normalizer) Prepare(evs []agt.Event) {
 		ev := &evs[i]
 		switch {
 		case ev.Meta != nil && ev.Meta.Cwd != "":
-			n.folders[ev.Session] = ev.Meta.Cwd
+			if n.folders[ev.Session] != ev.Meta.Cwd {
+				// copies: a decoded string may hold on to its whole input block
+				n.folders[strings.Clone(ev.Session)] = strings.Clone(ev.Meta.Cwd)
+			}
 		case ev.Kind == agt.KindToolCall && ev.Tool != nil && n.folders[ev.Session] != "":
-			n.cwd.Store(ev, n.folders[ev.Session])
+			ev.Tool.Cwd = n.folders[ev.Session]
 		}
 	}
 }
@@ -47,10 +49,7 @@ func (n *Normalizer) Event(ev *agt.Event) string {
 	case ev.Kind == agt.KindToolCall && ev.Tool != nil:
 		ev.Orig = nil
 		src := canon.Source(ev.Provider, ev.Format)
-		cwd := ""
-		if v, ok := n.cwd.LoadAndDelete(ev); ok {
-			cwd = v.(string)
-		}
+		cwd := ev.Tool.Cwd
 		canon.NormalizeIn(src, cwd, ev.Tool)
 		if n.To != "" {
 			var warn string

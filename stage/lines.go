@@ -117,6 +117,9 @@ func (b *BlockReader) Next(size int) ([][]byte, error) {
 	if b.err != nil && len(b.carry) == 0 {
 		return nil, b.err
 	}
+	if p, ok := b.r.(*prefetch); ok {
+		p.wait() // a quiet stream holds no block while it waits
+	}
 	buf := make([]byte, len(b.carry), max(size, 2*len(b.carry)))
 	copy(buf, b.carry)
 	b.carry = nil

@@ -106,34 +106,49 @@ func (p *prefetch) Read(dst []byte) (int, error) {
 		if p.cur.err != nil {
 			return n, p.cur.err
 		}
-		if p.cur.b != nil {
-			select {
-			case p.free <- p.cur.b[:0]:
-			default:
-			}
-			p.cur = chunk{}
+		if !p.next(n == 0) {
+			break
 		}
-		if n == 0 {
-			select {
-			case p.cur = <-p.full:
-			case <-p.cut: // what was read, then the end
-				select {
-				case p.cur = <-p.full:
-				default:
-					p.cur = chunk{err: io.EOF}
-					return 0, io.EOF
-				}
-			}
-		} else {
-			select {
-			case p.cur = <-p.full:
-			default:
-				return n, nil
-			}
-		}
-		p.off = 0
 	}
 	return n, nil
+}
+
+// next takes the next chunk read ahead, if there is one, or else when
+// block is set waits for it (or for cut: then the end).
+func (p *prefetch) next(block bool) bool {
+	if p.cur.b != nil {
+		select {
+		case p.free <- p.cur.b[:0]:
+		default:
+		}
+	}
+	p.cur, p.off = chunk{}, 0
+	select {
+	case p.cur = <-p.full:
+		return true
+	default:
+	}
+	if !block {
+		return false
+	}
+	select {
+	case p.cur = <-p.full:
+	case <-p.cut: // what was read, then the end
+		select {
+		case p.cur = <-p.full:
+		default:
+			p.cur = chunk{err: io.EOF}
+		}
+	}
+	return true
+}
+
+// wait waits until something can be read (or the end), so that a reader
+// of a quiet stream holds no block while it waits.
+func (p *prefetch) wait() {
+	if p.off == len(p.cur.b) && p.cur.err == nil {
+		p.next(true)
+	}
 }
 
 // Close stops reading ahead (a read under way is left to end by itself).
