@@ -462,10 +462,74 @@ func BenchmarkFollowLatency(b *testing.B) {
 			if code := <-done; code != ExitOK {
 				b.Errorf("exit %d", code)
 			}
-			slices.Sort(lat)
-			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
-			b.ReportMetric(float64(lat[min(len(lat)-1, len(lat)*99/100)].Microseconds())/1000, "p99-ms")
-			b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
+			reportLatency(b, lat)
+		})
+	}
+}
+
+// reportLatency reports the median, p99 and max of latencies.
+func reportLatency(b *testing.B, lat []time.Duration) {
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
+	b.ReportMetric(float64(lat[min(len(lat)-1, len(lat)*99/100)].Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
+}
+
+// BenchmarkPipeLatency times, for agt-parse and agt-streamlog reading a
+// pipe, the delay between a line written to the pipe and its output: one
+// line per iteration, written after a random pause of up to 20 ms, its
+// output awaited; median and p99 are reported. Run it with a fixed count:
+//
+//	go test ./cmd/internal/cli -run '^$' -bench PipeLatency -benchtime 300x
+func BenchmarkPipeLatency(b *testing.B) {
+	for _, f := range []struct {
+		name string
+		app  App
+	}{{"agt-parse", Parse}, {"agt-streamlog", Streamlog}} {
+		b.Run(f.name, func(b *testing.B) {
+			line := func(i int) string {
+				return fmt.Sprintf(`{"type":"user","sessionId":"s1","uuid":"u%d","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"line-%d-end"}}`+"\n", i, i)
+			}
+			r, w, err := os.Pipe()
+			if err != nil {
+				b.Fatal(err)
+			}
+			out := notifyWriter{make(chan []byte, 1024)}
+			done := make(chan int, 1)
+			go func() {
+				done <- Run(context.Background(), f.app(IO{In: r, Out: out, Err: io.Discard}), []string{"agt"})
+			}()
+			await := func(i int) time.Time {
+				mark := []byte(fmt.Sprintf("line-%d-end", i))
+				for {
+					select {
+					case p := <-out.c:
+						if bytes.Contains(p, mark) {
+							return time.Now()
+						}
+					case <-time.After(hangGuard):
+						b.Fatalf("hang guard: line %d never came out", i)
+					}
+				}
+			}
+			w.WriteString(line(0))
+			await(0)
+			lat := make([]time.Duration, 0, b.N)
+			rng := rand.New(rand.NewPCG(1, 2))
+			b.ResetTimer()
+			for i := 1; i <= b.N; i++ {
+				time.Sleep(time.Duration(rng.Int64N(int64(20 * time.Millisecond))))
+				t0 := time.Now()
+				w.WriteString(line(i))
+				lat = append(lat, await(i).Sub(t0))
+			}
+			b.StopTimer()
+			w.Close()
+			if code := <-done; code != ExitOK {
+				b.Errorf("exit %d", code)
+			}
+			r.Close()
+			reportLatency(b, lat)
 		})
 	}
 }
