@@ -237,17 +237,9 @@ func (f *Follower) walk(root string, claim Claim) ([]string, bool, error) {
 			}
 			return nil
 		}
-		if !walkable(p) || !Followable(p) {
-			return nil
+		if walkable(p) && Followable(p) && regularFile(p, d) {
+			paths = append(paths, p)
 		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
-				return nil
-			}
-		} else if !d.Type().IsRegular() {
-			return nil
-		}
-		paths = append(paths, p)
 		return nil
 	})
 	return paths, true, err

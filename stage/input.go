@@ -107,11 +107,7 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 			if d.IsDir() || !(walkable(p) || archiveOf(p) != notArchive || strings.HasSuffix(p, ".db")) {
 				return nil
 			}
-			if d.Type()&fs.ModeSymlink != 0 {
-				if st, err := os.Stat(p); err != nil || !st.Mode().IsRegular() {
-					return nil
-				}
-			} else if !d.Type().IsRegular() {
+			if !regularFile(p, d) {
 				return nil
 			}
 			in, e := fileInputs(p)
@@ -143,6 +139,16 @@ type Claim func(path string, isDir bool) (Input, bool)
 // FileInput is the input of the file at path.
 func FileInput(path string) Input {
 	return Input{Path: path, Open: func() (io.ReadCloser, error) { return os.Open(path) }, File: true}
+}
+
+// regularFile tells whether the walked entry d at p is a regular file, or
+// a link to one (links to folders are not followed).
+func regularFile(p string, d fs.DirEntry) bool {
+	if d.Type()&fs.ModeSymlink != 0 {
+		st, err := os.Stat(p)
+		return err == nil && st.Mode().IsRegular()
+	}
+	return d.Type().IsRegular()
 }
 
 func walkable(p string) bool {

@@ -417,10 +417,7 @@ func BenchmarkFollowLatency(b *testing.B) {
 		b.Run(f.name, func(b *testing.B) {
 			dir := b.TempDir()
 			path := filepath.Join(dir, "s.jsonl")
-			line := func(i int) string {
-				return fmt.Sprintf(`{"type":"user","sessionId":"s1","uuid":"u%d","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"line-%d-end"}}`+"\n", i, i)
-			}
-			if err := os.WriteFile(path, []byte(line(0)), 0o644); err != nil {
+			if err := os.WriteFile(path, []byte(latencyLine(0)), 0o644); err != nil {
 				b.Fatal(err)
 			}
 			out := notifyWriter{make(chan []byte, 1024)}
@@ -429,19 +426,7 @@ func BenchmarkFollowLatency(b *testing.B) {
 			go func() {
 				done <- Run(ctx, f.app(IO{In: strings.NewReader(""), Out: out, Err: io.Discard}), []string{"agt", "-f", dir})
 			}()
-			await := func(i int) time.Time {
-				mark := []byte(fmt.Sprintf("line-%d-end", i))
-				for {
-					select {
-					case p := <-out.c:
-						if bytes.Contains(p, mark) {
-							return time.Now()
-						}
-					case <-time.After(hangGuard):
-						b.Fatalf("hang guard: line %d never came out", i)
-					}
-				}
-			}
+			await := func(i int) time.Time { return awaitLine(b, out, i) }
 			await(0)
 			lat := make([]time.Duration, 0, b.N)
 			rng := rand.New(rand.NewPCG(1, 2))
@@ -453,7 +438,7 @@ func BenchmarkFollowLatency(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				fh.WriteString(line(i))
+				fh.WriteString(latencyLine(i))
 				fh.Close()
 				lat = append(lat, await(i).Sub(t0))
 			}
@@ -464,6 +449,28 @@ func BenchmarkFollowLatency(b *testing.B) {
 			}
 			reportLatency(b, lat)
 		})
+	}
+}
+
+// latencyLine is the i-th line the latency benchmarks write: a Claude Code
+// user record whose text marks it.
+func latencyLine(i int) string {
+	return fmt.Sprintf(`{"type":"user","sessionId":"s1","uuid":"u%d","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"line-%d-end"}}`+"\n", i, i)
+}
+
+// awaitLine waits until the output of latencyLine(i) is written to out,
+// and returns when.
+func awaitLine(b *testing.B, out notifyWriter, i int) time.Time {
+	mark := []byte(fmt.Sprintf("line-%d-end", i))
+	for {
+		select {
+		case p := <-out.c:
+			if bytes.Contains(p, mark) {
+				return time.Now()
+			}
+		case <-time.After(hangGuard):
+			b.Fatalf("hang guard: line %d never came out", i)
+		}
 	}
 }
 
@@ -487,9 +494,6 @@ func BenchmarkPipeLatency(b *testing.B) {
 		app  App
 	}{{"agt-parse", Parse}, {"agt-streamlog", Streamlog}} {
 		b.Run(f.name, func(b *testing.B) {
-			line := func(i int) string {
-				return fmt.Sprintf(`{"type":"user","sessionId":"s1","uuid":"u%d","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"line-%d-end"}}`+"\n", i, i)
-			}
 			r, w, err := os.Pipe()
 			if err != nil {
 				b.Fatal(err)
@@ -499,20 +503,8 @@ func BenchmarkPipeLatency(b *testing.B) {
 			go func() {
 				done <- Run(context.Background(), f.app(IO{In: r, Out: out, Err: io.Discard}), []string{"agt"})
 			}()
-			await := func(i int) time.Time {
-				mark := []byte(fmt.Sprintf("line-%d-end", i))
-				for {
-					select {
-					case p := <-out.c:
-						if bytes.Contains(p, mark) {
-							return time.Now()
-						}
-					case <-time.After(hangGuard):
-						b.Fatalf("hang guard: line %d never came out", i)
-					}
-				}
-			}
-			w.WriteString(line(0))
+			await := func(i int) time.Time { return awaitLine(b, out, i) }
+			w.WriteString(latencyLine(0))
 			await(0)
 			lat := make([]time.Duration, 0, b.N)
 			rng := rand.New(rand.NewPCG(1, 2))
@@ -520,7 +512,7 @@ func BenchmarkPipeLatency(b *testing.B) {
 			for i := 1; i <= b.N; i++ {
 				time.Sleep(time.Duration(rng.Int64N(int64(20 * time.Millisecond))))
 				t0 := time.Now()
-				w.WriteString(line(i))
+				w.WriteString(latencyLine(i))
 				lat = append(lat, await(i).Sub(t0))
 			}
 			b.StopTimer()

@@ -34,11 +34,7 @@ func (r heldReader) Read(p []byte) (int, error) {
 // the end of input would have had it (the last model call's usage, the
 // session's transcript, lines held to tell the provider), then exits 130.
 func TestInterruptWritesWhatWasRead(t *testing.T) {
-	filters := []struct {
-		name string
-		app  App
-		args []string
-	}{
+	filters := []filterRun{
 		{"agt-parse", Parse, nil},
 		{"agt-normalize", Normalize, nil},
 		{"agt-streamlog", Streamlog, nil},

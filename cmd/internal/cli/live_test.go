@@ -243,6 +243,13 @@ func waited(t *testing.T, out []byte, due func(int64) int64) map[int64]int {
 	return n
 }
 
+// filterRun is a filter run with arguments.
+type filterRun struct {
+	name string
+	app  App
+	args []string
+}
+
 // TestLiveLineByLine: a filter fed through a pipe one line at a time writes
 // the events of each line before it is given the next, and writes in the
 // end the same bytes as when it reads the whole input at once. The writer
@@ -251,11 +258,7 @@ func waited(t *testing.T, out []byte, due func(int64) int64) map[int64]int {
 // until more input comes never gets it, and the test fails on the hang
 // guard.
 func TestLiveLineByLine(t *testing.T) {
-	filters := []struct {
-		name string
-		app  App
-		args []string
-	}{
+	filters := []filterRun{
 		{"agt-parse", Parse, nil},
 		{"agt-normalize", Normalize, nil},
 		{"agt-streamlog-raw", Streamlog, []string{"--mode", "raw"}},
