@@ -423,8 +423,8 @@ func readUnit(ctx context.Context, stop <-chan struct{}, cfg Config, forced Prov
 		}
 		br := stage.NewBlockReader(rc)
 		br.SetLimit(cfg.MaxLine, agt.MaxLineText)
-		br.SetStream(stage.IsStream(rc))
 		br.StopOn(stop)
+		br.SetStream(stage.IsStream(rc))
 		size := firstBlock
 		for first := true; ; first = false {
 			lines, rerr := br.Next(size)

@@ -13,11 +13,12 @@ import (
 
 // heldReader gives its data, then waits, as a pipe from an agent that is
 // still running does: once all is read, it calls drained (once), then
-// waits until the run is interrupted.
+// blocks until released (after the run), as a read from a pipe does: an
+// interrupt does not end it.
 type heldReader struct {
-	ctx     context.Context
-	data    *bytes.Reader
-	drained func()
+	data     *bytes.Reader
+	drained  func()
+	released <-chan struct{}
 }
 
 func (r heldReader) Read(p []byte) (int, error) {
@@ -25,8 +26,8 @@ func (r heldReader) Read(p []byte) (int, error) {
 		return r.data.Read(p)
 	}
 	r.drained()
-	<-r.ctx.Done()
-	return 0, errors.New("interrupted")
+	<-r.released
+	return 0, errors.New("released")
 }
 
 // TestInterruptWritesWhatWasRead: every filter interrupted once it has
@@ -57,7 +58,9 @@ func TestInterruptWritesWhatWasRead(t *testing.T) {
 				defer cancel()
 				var out, errb bytes.Buffer
 				// all read: the user presses Ctrl-C
-				in := heldReader{ctx, bytes.NewReader(data), sync.OnceFunc(cancel)}
+				released := make(chan struct{})
+				defer close(released)
+				in := heldReader{bytes.NewReader(data), sync.OnceFunc(cancel), released}
 				done := make(chan int, 1)
 				go func() { done <- Run(ctx, f.app(IO{In: in, Out: &out, Err: &errb}), append([]string{"agt"}, args...)) }()
 				var code int
