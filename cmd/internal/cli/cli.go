@@ -74,7 +74,7 @@ func newApp(io IO, name, usage, description string) *cli.App {
 // Run runs app with args (args[0] is the program name) and returns the exit
 // code. Errors are written to the app's stderr.
 func Run(ctx context.Context, app *cli.App, args []string) int {
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, reorder(app, args))
 	switch {
 	case err == nil, stage.IsClosed(err):
 		return ExitOK
