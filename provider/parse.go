@@ -257,6 +257,8 @@ func parse(ctx context.Context, cfg Config, w io.Writer, diag io.Writer, source 
 			return out.Flush()
 		}
 		warned := map[string]bool{}
+		shown := &capped{}
+		defer shown.report(diag, "")
 		for b := range encoded {
 			for _, m := range b.warnings {
 				if !warned[m] && !cfg.Quiet {
@@ -271,7 +273,7 @@ func parse(ctx context.Context, cfg Config, w io.Writer, diag io.Writer, source 
 				if d.IO {
 					st.Unreadable++
 				}
-				if !cfg.Quiet || (cfg.Strict && d.Data) {
+				if cfg.Strict && d.Data || !cfg.Quiet && shown.show(d) {
 					fmt.Fprintln(diag, d)
 				}
 				if cfg.Strict && d.Data {
@@ -283,6 +285,9 @@ func parse(ctx context.Context, cfg Config, w io.Writer, diag io.Writer, source 
 			st.Bytes += b.bytes
 			if b.end {
 				st.Units++
+				for _, f := range b.u.files {
+					shown.report(diag, f.Path)
+				}
 			}
 			st.Events += int64(len(b.events))
 			for i := range b.events {
