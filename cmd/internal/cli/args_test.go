@@ -34,6 +34,7 @@ func TestReorder(t *testing.T) {
 		{Parse, "--raw", "--raw"},                              // no operands, no --
 		{Parse, "a -h", "-h -- a"},                             // help
 		{Normalize, "a --to codex --prices p.json", "--to codex --prices p.json -- a"},
+		{Normalize, "a --model gpt-5", "--model gpt-5 -- a"},
 		{Transcript, "FILE -o out/", "-o out/ -- FILE"},
 		{Transcript, "FILE -o -- x", "-o -- -- FILE x"}, // -o takes "--" as its folder
 		{Transcript, "-- FILE -o out/", "-- FILE -o out/"},

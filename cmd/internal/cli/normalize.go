@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/canon"
@@ -14,13 +15,14 @@ import (
 func normalizeFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "to", Usage: "render tool calls with this provider's native names and parameter layout (claude, codex, gemini, copilot, pi, opencode)"},
+		&cli.StringFlag{Name: "model", Usage: "the `MODEL` of usage and assistant events that name none (codex exec --json), for their cost and context window"},
 		&cli.StringFlag{Name: "prices", Usage: "price table `FILE` (LiteLLM's JSON format, or agt's) instead of the embedded one", TakesFile: true},
 	}
 }
 
 // normalizer builds the normalize transform from the flags.
 func normalizer(c *cli.Context, _ IO) (*provider.Normalizer, error) {
-	n := &provider.Normalizer{To: c.String("to"), Prices: price.Default()}
+	n := &provider.Normalizer{To: c.String("to"), Prices: price.Default(), Model: strings.TrimSpace(c.String("model"))}
 	if n.To != "" && provider.Lookup(n.To) == nil {
 		return nil, Usagef("--to %q: want one of claude, codex, gemini, copilot, pi, opencode", n.To)
 	}
