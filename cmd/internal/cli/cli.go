@@ -65,6 +65,7 @@ func newApp(io IO, name, usage, description string) *cli.App {
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,
 		ExitErrHandler:       func(*cli.Context, error) {},
+		Before:               discoverBefore,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageError{err}
 		},
@@ -82,6 +83,9 @@ func Run(ctx context.Context, app *cli.App, args []string) int {
 		return ExitInterrupted
 	}
 	var u usageError
+	if errors.As(err, &u) && errors.Is(u.error, errHinted) {
+		return ExitUsage
+	}
 	if errors.As(err, &u) {
 		fmt.Fprintf(app.ErrWriter, "%s: %s\nRun '%s --help' for usage.\n", app.Name, agt.Printable(u.error.Error()), app.Name)
 		return ExitUsage
@@ -97,7 +101,8 @@ func Run(ctx context.Context, app *cli.App, args []string) int {
 const gcPercent = 200
 
 // grace is how long an interrupted run may take to clean up before the
-// process ends anyway (a read from a terminal or a pipe cannot be cancelled).
+// process ends anyway (a read that cannot be cancelled: a stdin that is
+// neither a terminal nor a pipe, a file on a hung network mount).
 const grace = 2 * time.Second
 
 // Main runs a filter as a process: SIGINT or SIGTERM end it with 130 (0
@@ -113,12 +118,23 @@ func Main(build App) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	var stdin io.Reader = os.Stdin
+	in, restore := interruptible(os.Stdin)
+	if in != nil {
+		defer restore()
+		stdin = stdinFile{in}
+	}
 	done := make(chan int, 1)
-	go func() { done <- Run(ctx, build(IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}), os.Args) }()
+	go func() { done <- Run(ctx, build(IO{In: stdin, Out: os.Stdout, Err: os.Stderr}), os.Args) }()
 	select {
 	case code := <-done:
 		return code
 	case <-ctx.Done():
+	}
+	if in != nil {
+		// a read of stdin blocked on a terminal or a pipe ends now, as
+		// the end of its input: what was read is written out at once
+		in.SetReadDeadline(time.Now())
 	}
 	select {
 	case code := <-done:
@@ -126,4 +142,27 @@ func Main(build App) int {
 	case <-time.After(grace):
 	}
 	return ExitInterrupted
+}
+
+// stdinFile is a stdin whose blocked read an interrupt ends (through a read
+// deadline): its input ends there, as at the end of a file.
+type stdinFile struct{ f *os.File }
+
+func (s stdinFile) Read(p []byte) (int, error) {
+	n, err := s.f.Read(p)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// onTerminal tells whether r is a stream read from a terminal.
+func onTerminal(r io.Reader) bool {
+	switch f := r.(type) {
+	case *os.File:
+		return isTTY(f)
+	case stdinFile:
+		return isTTY(f.f)
+	}
+	return false
 }

@@ -100,7 +100,10 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		if err != nil {
 			return err
 		}
-		inputs, failed := expand(c, io, cfg)
+		inputs, failed, err := expand(c, io, cfg)
+		if err != nil {
+			return err
+		}
 		st, err := read(c, io, cfg, fl, inputs)
 		return outcome(st, err, failed)
 	}

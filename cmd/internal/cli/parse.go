@@ -18,6 +18,7 @@ func inputFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print no diagnostics on stderr"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "worker goroutines, 1 to 256 (0 = one per core)"},
 		&cli.StringFlag{Name: "max-line", Value: "256MiB", Usage: "longest `SIZE` of a line read (bytes, or with KiB, MiB, GiB); a longer line is an error event holding its first MiB"},
+		discoverFlag,
 		&cli.StringFlag{Name: "max-doc", Value: "1GiB", Usage: "largest `SIZE` of a whole JSON document read (a pretty-printed file); a larger one is an error, exit 1"},
 	}
 }
@@ -88,7 +89,10 @@ Exit status: 0 done (data errors are reported, not fatal; or following ended),
 		if err != nil {
 			return err
 		}
-		inputs, failed := expand(c, io, cfg)
+		inputs, failed, err := expand(c, io, cfg)
+		if err != nil {
+			return err
+		}
 		st, err := read(c, io, cfg, fl, inputs)
 		return outcome(st, err, failed)
 	}

@@ -11,8 +11,9 @@ import (
 	"github.com/agt-project/agt/stage"
 )
 
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
+// isTerminal reports whether w (a stream) is a character device (a
+// terminal).
+func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

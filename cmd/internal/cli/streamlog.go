@@ -69,7 +69,10 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		if err != nil {
 			return err
 		}
-		inputs, failed := expand(c, io, cfg)
+		inputs, failed, err := expand(c, io, cfg)
+		if err != nil {
+			return err
+		}
 		var sum *transcript.Summary
 		var cons *transcript.Consolidator
 		var w *stage.Writer
@@ -85,7 +88,7 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 			})
 			cons.Window, cons.Each = n.Window, sum.Event
 			cfg.Sink = cons.Add
-			if args := c.Args().Slice(); fl != nil && len(args) > 0 && args[0] != stage.StdinPath {
+			if args := operands(c); fl != nil && len(args) > 0 && args[0] != stage.StdinPath {
 				// followed files are read side by side and none ends while
 				// followed: their events are shown as they come, each line
 				// naming its session, and no session is closed

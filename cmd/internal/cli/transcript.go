@@ -74,7 +74,10 @@ be read, the output could not be written, or a data error under --strict,
 			return err
 		}
 		cfg.Transform, cfg.Prepare = n.Event, n.Prepare
-		inputs, failed := expand(c, io, cfg)
+		inputs, failed, err := expand(c, io, cfg)
+		if err != nil {
+			return err
+		}
 		start := time.Now()
 		if out == "" {
 			w := stage.NewWriter(io.Out)
@@ -299,7 +302,7 @@ func outsideOf(c *cli.Context, io IO, out string, inputs []stage.Input) []stage.
 		}
 		return r != "" && within(filepath.Join(r, filepath.Base(a)))
 	}
-	for _, a := range c.Args().Slice() {
+	for _, a := range operands(c) {
 		if inOut(a) && !c.Bool("quiet") {
 			fmt.Fprintf(io.Err, "%s: %s: in the output folder %s; not read\n", c.App.Name, a, out)
 		}
