@@ -128,18 +128,20 @@ be read, the output could not be written, or a data error under --strict,
 			return err
 		}
 		inputs, d.Failed = watchReads(inputs, groups.unit)
+		var bar *progress
+		diag := io.Err // the bar, when drawn: it clears itself for each message
+		if !cfg.Quiet && isTerminal(io.Err) {
+			bar = newProgress(io.Err, inputs)
+			cfg.Progress = bar.update
+			diag = bar
+		}
 		if !cfg.Quiet {
-			d.Warn = func(msg string) { fmt.Fprintf(io.Err, "%s: %s\n", c.App.Name, msg) }
+			d.Warn = func(msg string) { fmt.Fprintf(diag, "%s: %s\n", c.App.Name, msg) }
 		}
 		cons := transcript.NewConsolidator(provider.UnitKey, mode != transcript.LogOff, d.Flush)
 		cons.Window, cons.Group = n.Window, d.Group
 		cfg.Sink = cons.Add
-		var bar *progress
-		if !cfg.Quiet && isTerminal(io.Err) {
-			bar = newProgress(io.Err, inputs)
-			cfg.Progress = bar.update
-		}
-		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
+		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, diag)
 		if bar != nil {
 			bar.clear()
 		}
