@@ -80,7 +80,7 @@ func (n *Normalizer) Event(ev *agt.Event) string {
 			if ev.Usage.CostUSD != nil {
 				return ""
 			}
-			return fmt.Sprintf("agt: no price for model %q: its usage has no cost_usd", ev.Model)
+			return fmt.Sprintf("no price for model %q: its usage has no cost_usd", ev.Model)
 		}
 		cost = math.Round(cost*1e10) / 1e10 // no float noise past a ten-billionth of a dollar
 		if ev.Usage.ContextWindow == 0 && window > 0 && window <= agt.MaxCount {
@@ -88,7 +88,7 @@ func (n *Normalizer) Event(ev *agt.Event) string {
 		}
 		if !agt.GoodCost(cost) { // a price table with huge or negative rates
 			ev.Usage.CostUSD = nil
-			return fmt.Sprintf("agt: the cost of model %q's usage is not a number in 0…2^53 dollars: it has no cost_usd", ev.Model)
+			return fmt.Sprintf("the cost of model %q's usage is not a number in 0…2^53 dollars: it has no cost_usd", ev.Model)
 		}
 		ev.Usage.CostUSD = &cost
 	}

@@ -21,9 +21,10 @@ import (
 type Config struct {
 	Provider string // "" or "auto": detect from content
 	Opts     agt.Options
-	Strict   bool // the first data error ends the run
-	Quiet    bool // no diagnostics on stderr
-	Workers  int  // decode and encode goroutines; 0 = GOMAXPROCS
+	Strict   bool   // the first data error ends the run
+	Quiet    bool   // no diagnostics on stderr
+	Name     string // the program, the prefix of warnings ("" = agt)
+	Workers  int    // decode and encode goroutines; 0 = GOMAXPROCS
 	// MaxLine is the longest line read (0 = DefaultMaxLine): a longer one
 	// is an error event holding its head, and is not held in memory.
 	MaxLine int
@@ -257,12 +258,16 @@ func parse(ctx context.Context, cfg Config, w io.Writer, diag io.Writer, source 
 			return out.Flush()
 		}
 		warned := map[string]bool{}
+		name := cfg.Name
+		if name == "" {
+			name = "agt"
+		}
 		shown := &capped{}
 		defer shown.report(diag, "")
 		for b := range encoded {
 			for _, m := range b.warnings {
 				if !warned[m] && !cfg.Quiet {
-					fmt.Fprintln(diag, m)
+					fmt.Fprintf(diag, "%s: %s\n", name, m)
 				}
 				warned[m] = true
 			}

@@ -109,3 +109,25 @@ func TestArgOrders(t *testing.T) {
 		t.Error("-j without a value is not a usage error")
 	}
 }
+
+// TestHelp: every filter's help names its options' values (metavariables)
+// and shows no default that tells nothing.
+func TestHelp(t *testing.T) {
+	for name, app := range apps {
+		var out bytes.Buffer
+		if code := Run(context.Background(), app(IO{In: strings.NewReader(""), Out: &out, Err: &out}), []string{name, "--help"}); code != 0 {
+			t.Fatalf("%s --help: exit %d", name, code)
+		}
+		h := out.String()
+		for _, want := range []string{name + " [OPTION]... [PATH...]", "--provider P ", "--jobs N, -j N", "--max-line SIZE", "--discover", "--quiet, -q "} {
+			if !strings.Contains(h, want) {
+				t.Errorf("%s --help lacks %q", name, want)
+			}
+		}
+		for _, noise := range []string{"(default: false)", "(default: 0)", "GLOBAL", "VERSION:", " value"} {
+			if strings.Contains(h, noise) {
+				t.Errorf("%s --help holds %q", name, noise)
+			}
+		}
+	}
+}

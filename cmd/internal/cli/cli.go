@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/debug"
 	"syscall"
 	"time"
@@ -50,7 +51,30 @@ func Failed(err error) error { return failure{err} }
 
 func init() {
 	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version"}
+	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "print this help"}
+	cli.AppHelpTemplate = helpTemplate
+	stringer := cli.FlagStringer
+	cli.FlagStringer = func(f cli.Flag) string { return noDefault.ReplaceAllString(stringer(f), "") }
 }
+
+// helpTemplate is the filters' help: what they do, how to call them, their
+// options (no version section, no subcommands).
+const helpTemplate = `NAME:
+   {{.Name}} - {{.Usage}}
+
+USAGE:
+   {{.Name}} [OPTION]... {{.ArgsUsage}}
+{{if .Description}}
+DESCRIPTION:
+   {{template "descriptionTemplate" .}}
+{{end}}
+OPTIONS:{{range .VisibleFlags}}
+   {{.}}{{end}}
+`
+
+// noDefault is the default urfave/cli shows for a flag that has none worth
+// telling (a boolean's false, a count's 0, an empty string).
+var noDefault = regexp.MustCompile(` \(default: (false|0|0s|"")\)$`)
 
 // newApp sets what every agt app shares.
 func newApp(io IO, name, usage, description string) *cli.App {

@@ -53,9 +53,9 @@ be read, the output could not be written, or a data error under --strict,
 2 usage error, 130 interrupted.`)
 	app.ArgsUsage = "[PATH...]"
 	app.Flags = append(inputFlags(),
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write DIR/<provider>/<session>.transcript.jsonl files instead of stdout", TakesFile: true},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write `DIR`/<provider>/<session>.transcript.jsonl files instead of stdout", TakesFile: true},
 		&cli.BoolFlag{Name: "force", Usage: "with -o: convert inputs even when their output is up to date"},
-		&cli.StringFlag{Name: "stream-log", Value: transcript.LogOff, Usage: "with -o: also write a stream log beside each transcript: false, raw (every event) or summary (readable lines); default $AGT_STREAM_LOG, which only -o runs read"},
+		&cli.StringFlag{Name: "stream-log", Value: transcript.LogOff, Usage: "with -o: also write a stream log beside each transcript, `MODE`: false, raw (every event) or summary (readable lines); default $AGT_STREAM_LOG, which only -o runs read"},
 		&cli.StringFlag{Name: "log-format", Usage: "deprecated spelling of --stream-log (json = raw)", Hidden: true},
 	)
 	app.Flags = append(app.Flags, normalizeFlags()...)
