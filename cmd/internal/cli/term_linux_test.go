@@ -59,46 +59,55 @@ func TestTerminalHint(t *testing.T) {
 }
 
 // TestInterruptBlockedRead: a run interrupted while its read of a
-// terminal or a pipe is blocked ends at once (Main sets a read deadline),
-// writing what it read, with no diagnostic.
+// terminal or a pipe is blocked ends at once (Main stops its stdin),
+// writing what it read, with no diagnostic; the descriptor, blocking as
+// a process's stdin is, is blocking again afterwards.
 func TestInterruptBlockedRead(t *testing.T) {
 	m, tty := openPTY(t)
-	r, w, err := os.Pipe()
+	ttyFd, err := unix.Open(tty.Name(), unix.O_RDWR|unix.O_NOCTTY, 0)
 	if err != nil {
+		t.Skip(err)
+	}
+	var p [2]int
+	if err := unix.Pipe(p[:]); err != nil {
 		t.Fatal(err)
 	}
+	w := os.NewFile(uintptr(p[1]), "pipe-w")
 	defer w.Close()
-	defer r.Close()
-	for name, pair := range map[string][2]*os.File{"terminal": {tty, m}, "pipe": {r, w}} {
+	for name, pair := range map[string][2]*os.File{
+		"terminal": {os.NewFile(uintptr(ttyFd), tty.Name()), m},
+		"pipe":     {os.NewFile(uintptr(p[0]), "pipe-r"), w},
+	} {
 		t.Run(name, func(t *testing.T) {
-			in, restore := interruptible(pair[0])
-			if in == nil {
-				t.Fatal("not made interruptible")
-			}
-			defer restore()
+			defer pair[0].Close()
+			in := &stdinFile{orig: pair[0]}
 			if _, err := pair[1].Write([]byte(claudeLine + "\n")); err != nil {
 				t.Fatal(err)
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			var out, errb bytes.Buffer
 			done := make(chan int)
-			go func() {
-				done <- Run(ctx, Parse(IO{In: stdinFile{in}, Out: &out, Err: &errb}), []string{"agt-parse", "-"})
-			}()
+			go func() { done <- Run(ctx, Parse(IO{In: in, Out: &out, Err: &errb}), []string{"agt-parse", "-"}) }()
 			// wait until the line is read (its event comes out only at
 			// the end of the input): nothing left unread
 			for n := 1; n > 0; {
 				time.Sleep(10 * time.Millisecond)
-				control(in, func(fd int) { n, err = unix.IoctlGetInt(fd, unix.TIOCINQ) })
+				control(pair[0], func(fd int) { n, err = unix.IoctlGetInt(fd, unix.TIOCINQ) })
 				if err != nil {
 					t.Fatal(err)
 				}
 			}
 			cancel()
-			in.SetReadDeadline(time.Now())
+			in.stop()
 			code := <-done
+			in.restore()
 			if code != ExitInterrupted || !strings.Contains(out.String(), `"text":"hello"`) || errb.Len() > 0 {
 				t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+			}
+			var flags int
+			control(pair[0], func(fd int) { flags, err = unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0) })
+			if err != nil || flags&unix.O_NONBLOCK != 0 {
+				t.Errorf("left non-blocking (%v)", err)
 			}
 		})
 	}

@@ -30,7 +30,7 @@ func isTTY(f *os.File) bool {
 
 // interruptible returns stdin as a file whose blocked read an interrupt
 // can end (a read deadline), when it is a terminal or a pipe, with the
-// function that puts it back as it was; else nil. A blocking read from a
+// function that puts it back as it was (and closes the new file); else nil. A blocking read from a
 // terminal or a pipe cannot be cancelled otherwise. The descriptor is made
 // non-blocking for the run (the terminal's other readers, if any, see it
 // so until then).
@@ -43,14 +43,22 @@ func interruptible(f *os.File) (*os.File, func()) {
 		return f, func() {}
 	}
 	fd := -1
-	control(f, func(d int) { fd = d })
-	if fd < 0 || syscall.SetNonblock(fd, true) != nil {
+	control(f, func(d int) { fd, _ = unix.Dup(d) }) // a descriptor of its own, closed with nf
+	if fd < 0 {
+		return nil, nil
+	}
+	if syscall.SetNonblock(fd, true) != nil { // the description's flag: f's too
+		unix.Close(fd)
 		return nil, nil
 	}
 	nf := os.NewFile(uintptr(fd), f.Name())
 	if nf.SetReadDeadline(time.Time{}) != nil { // not pollable
 		syscall.SetNonblock(fd, false)
+		nf.Close()
 		return nil, nil
 	}
-	return nf, func() { syscall.SetNonblock(fd, false) }
+	return nf, func() {
+		syscall.SetNonblock(fd, false)
+		nf.Close()
+	}
 }
