@@ -16,6 +16,10 @@ import (
 type Normalizer struct {
 	To     string       // render tool calls in this provider's layout ("" = canonical)
 	Prices *price.Table // nil: no costs
+	// Model is the model of the usage and assistant events that name none
+	// (Codex exec --json names none), so that they get a cost and a
+	// context window; "" leaves them as they are.
+	Model string
 
 	folders map[string]string // session → its working folder (Prepare's goroutine only)
 }
@@ -45,6 +49,10 @@ func (n *Normalizer) Prepare(evs []agt.Event) {
 // model has no price, and for a tool call that --to's provider has no tool
 // for.
 func (n *Normalizer) Event(ev *agt.Event) string {
+	if n.Model != "" && ev.Model == "" && modelled[ev.Kind] {
+		ev.Orig = nil
+		ev.Model = n.Model
+	}
 	switch {
 	case ev.Kind == agt.KindToolCall && ev.Tool != nil:
 		ev.Orig = nil
@@ -72,7 +80,7 @@ func (n *Normalizer) Event(ev *agt.Event) string {
 			if ev.Usage.CostUSD != nil {
 				return ""
 			}
-			return fmt.Sprintf("agt: no price for model %q: its usage has no cost_usd", ev.Model)
+			return fmt.Sprintf("no price for model %q: its usage has no cost_usd", ev.Model)
 		}
 		cost = math.Round(cost*1e10) / 1e10 // no float noise past a ten-billionth of a dollar
 		if ev.Usage.ContextWindow == 0 && window > 0 && window <= agt.MaxCount {
@@ -80,12 +88,15 @@ func (n *Normalizer) Event(ev *agt.Event) string {
 		}
 		if !agt.GoodCost(cost) { // a price table with huge or negative rates
 			ev.Usage.CostUSD = nil
-			return fmt.Sprintf("agt: the cost of model %q's usage is not a number in 0…2^53 dollars: it has no cost_usd", ev.Model)
+			return fmt.Sprintf("the cost of model %q's usage is not a number in 0…2^53 dollars: it has no cost_usd", ev.Model)
 		}
 		ev.Usage.CostUSD = &cost
 	}
 	return ""
 }
+
+// modelled are the kinds of event that name the model that made them.
+var modelled = map[string]bool{agt.KindUsage: true, agt.KindAssistant: true}
 
 // Window is the context window of model from the price table, for a session
 // whose usage events name none (it has no usage, or its model spoke no

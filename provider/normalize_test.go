@@ -141,3 +141,26 @@ func TestNormalizeWorkingFolder(t *testing.T) {
 		t.Errorf("multi-edit to gemini: %s %s, warning %q", ev.Tool.Name, ev.Tool.Input, w)
 	}
 }
+
+// TestNormalizeModel: Model names the model of usage and assistant events
+// that name none, and of no other event; a named model is kept.
+func TestNormalizeModel(t *testing.T) {
+	n := &provider.Normalizer{Prices: price.Default(), Model: "gpt-5"}
+	for _, c := range []struct {
+		ev   *agt.Event
+		want string
+	}{
+		{usageEvent("", agt.ScopeRun, 1000, 0, 100, nil), "gpt-5"},
+		{usageEvent("claude-sonnet-4-5", agt.ScopeCall, 1000, 0, 100, nil), "claude-sonnet-4-5"},
+		{&agt.Event{Kind: agt.KindAssistant}, "gpt-5"},
+		{&agt.Event{Kind: agt.KindUser}, ""},
+	} {
+		n.Event(c.ev)
+		if c.ev.Model != c.want {
+			t.Errorf("%s: model %q, want %q", c.ev.Kind, c.ev.Model, c.want)
+		}
+		if c.ev.Kind == agt.KindUsage && c.ev.Usage.CostUSD == nil {
+			t.Errorf("%s: no cost", c.ev.Model)
+		}
+	}
+}

@@ -21,9 +21,10 @@ import (
 type Config struct {
 	Provider string // "" or "auto": detect from content
 	Opts     agt.Options
-	Strict   bool // the first data error ends the run
-	Quiet    bool // no diagnostics on stderr
-	Workers  int  // decode and encode goroutines; 0 = GOMAXPROCS
+	Strict   bool   // the first data error ends the run
+	Quiet    bool   // no diagnostics on stderr
+	Name     string // the program, the prefix of warnings ("" = agt)
+	Workers  int    // decode and encode goroutines; 0 = GOMAXPROCS
 	// MaxLine is the longest line read (0 = DefaultMaxLine): a longer one
 	// is an error event holding its head, and is not held in memory.
 	MaxLine int
@@ -257,10 +258,16 @@ func parse(ctx context.Context, cfg Config, w io.Writer, diag io.Writer, source 
 			return out.Flush()
 		}
 		warned := map[string]bool{}
+		name := cfg.Name
+		if name == "" {
+			name = "agt"
+		}
+		shown := &capped{}
+		defer shown.report(diag, "")
 		for b := range encoded {
 			for _, m := range b.warnings {
 				if !warned[m] && !cfg.Quiet {
-					fmt.Fprintln(diag, m)
+					fmt.Fprintf(diag, "%s: %s\n", name, m)
 				}
 				warned[m] = true
 			}
@@ -271,7 +278,7 @@ func parse(ctx context.Context, cfg Config, w io.Writer, diag io.Writer, source 
 				if d.IO {
 					st.Unreadable++
 				}
-				if !cfg.Quiet || (cfg.Strict && d.Data) {
+				if cfg.Strict && d.Data || !cfg.Quiet && shown.show(d) {
 					fmt.Fprintln(diag, d)
 				}
 				if cfg.Strict && d.Data {
@@ -283,6 +290,9 @@ func parse(ctx context.Context, cfg Config, w io.Writer, diag io.Writer, source 
 			st.Bytes += b.bytes
 			if b.end {
 				st.Units++
+				for _, f := range b.u.files {
+					shown.report(diag, f.Path)
+				}
 			}
 			st.Events += int64(len(b.events))
 			for i := range b.events {

@@ -47,6 +47,15 @@ type Tentative interface {
 	Tentative(head agt.Head) bool
 }
 
+// Locator is implemented by providers whose agent writes its logs to
+// known folders: Logs lists the paths where they may be (existing or not),
+// given the environment (getenv returns "" for a variable unset or blank)
+// and the user's home folder ("" when unknown: the paths under it are left
+// out), honouring the variables the agent itself reads.
+type Locator interface {
+	Logs(getenv func(string) string, home string) []string
+}
+
 var registry = []Provider{
 	claude.Provider{},
 	codex.Provider{},

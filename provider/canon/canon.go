@@ -202,7 +202,7 @@ func RenderIn(to, from, cwd string, t *agt.Tool) (name string, input agt.Raw, wa
 		msg = "no tool of that name"
 	}
 	if msg != "" {
-		return t.Name, t.Input, fmt.Sprintf("agt: %s has no tool for this %s call (%s): it keeps its canonical name and input", to, t.Name, msg)
+		return t.Name, t.Input, fmt.Sprintf("%s has no tool for this %s call (%s): it keeps its canonical name and input", to, t.Name, msg)
 	}
 	return name, input, ""
 }

@@ -40,7 +40,8 @@ import (
 //	accounted: in.jsonl                           (every non-blank line in some src)
 //	notmp: out                                    (no temporary file left in out/)
 //	long                                          (left out with -short)
-//	env: AGT_STREAM_LOG=raw                       (set for the run)
+//	env: AGT_STREAM_LOG=raw                       (set for the run; $DIR is the
+//	                                               case's folder)
 //	umask: 027                                    (the process umask for the run)
 //	before: agt-transcript -o out in.jsonl        (a run first, its outcome not checked)
 //	fullout                                       (stdout fails: no space left on device)
@@ -120,7 +121,7 @@ func runBadCase(t *testing.T, file string) {
 	// set-up directives of the run
 	for _, kv := range want["env"] {
 		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
+		t.Setenv(k, strings.ReplaceAll(v, "$DIR", dir))
 	}
 	if w := want["umask"]; len(w) > 0 {
 		m, err := strconv.ParseUint(w[0], 8, 32)
@@ -398,6 +399,14 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 		os.MkdirAll(d, 0o755)
 		write(t, d, "s.jsonl", []byte(claudeLine+"\n"))
 		if err := os.Symlink(d, filepath.Join(d, "again")); err != nil {
+			t.Fatal(err)
+		}
+	},
+	// symlink NAME TARGET: a link NAME to TARGET (both in the case's
+	// folder; a link to itself is a loop)
+	"symlink": func(t *testing.T, dir string, args ...string) {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, args[0])), 0o755)
+		if err := os.Symlink(filepath.Join(dir, args[1]), filepath.Join(dir, args[0])); err != nil {
 			t.Fatal(err)
 		}
 	},

@@ -10,7 +10,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"runtime/debug"
+	"sync"
 	"syscall"
 	"time"
 
@@ -50,7 +52,30 @@ func Failed(err error) error { return failure{err} }
 
 func init() {
 	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version"}
+	cli.HelpFlag = &cli.BoolFlag{Name: "help", Aliases: []string{"h"}, Usage: "print this help"}
+	cli.AppHelpTemplate = helpTemplate
+	stringer := cli.FlagStringer
+	cli.FlagStringer = func(f cli.Flag) string { return noDefault.ReplaceAllString(stringer(f), "") }
 }
+
+// helpTemplate is the filters' help: what they do, how to call them, their
+// options (no version section, no subcommands).
+const helpTemplate = `NAME:
+   {{.Name}} - {{.Usage}}
+
+USAGE:
+   {{.Name}} [OPTION]... {{.ArgsUsage}}
+{{if .Description}}
+DESCRIPTION:
+   {{template "descriptionTemplate" .}}
+{{end}}
+OPTIONS:{{range .VisibleFlags}}
+   {{.}}{{end}}
+`
+
+// noDefault is the default urfave/cli shows for a flag that has none worth
+// telling (a boolean's false, a count's 0, an empty string).
+var noDefault = regexp.MustCompile(` \(default: (false|0|0s|"")\)$`)
 
 // newApp sets what every agt app shares.
 func newApp(io IO, name, usage, description string) *cli.App {
@@ -65,6 +90,7 @@ func newApp(io IO, name, usage, description string) *cli.App {
 		HideHelpCommand:      true,
 		EnableBashCompletion: false,
 		ExitErrHandler:       func(*cli.Context, error) {},
+		Before:               discoverBefore,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageError{err}
 		},
@@ -74,7 +100,7 @@ func newApp(io IO, name, usage, description string) *cli.App {
 // Run runs app with args (args[0] is the program name) and returns the exit
 // code. Errors are written to the app's stderr.
 func Run(ctx context.Context, app *cli.App, args []string) int {
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, reorder(app, args))
 	switch {
 	case err == nil, stage.IsClosed(err):
 		return ExitOK
@@ -82,6 +108,9 @@ func Run(ctx context.Context, app *cli.App, args []string) int {
 		return ExitInterrupted
 	}
 	var u usageError
+	if errors.As(err, &u) && errors.Is(u.error, errHinted) {
+		return ExitUsage
+	}
 	if errors.As(err, &u) {
 		fmt.Fprintf(app.ErrWriter, "%s: %s\nRun '%s --help' for usage.\n", app.Name, agt.Printable(u.error.Error()), app.Name)
 		return ExitUsage
@@ -97,7 +126,8 @@ func Run(ctx context.Context, app *cli.App, args []string) int {
 const gcPercent = 200
 
 // grace is how long an interrupted run may take to clean up before the
-// process ends anyway (a read from a terminal or a pipe cannot be cancelled).
+// process ends anyway (a read that cannot be cancelled: a stdin that is
+// neither a terminal nor a pipe, a file on a hung network mount).
 const grace = 2 * time.Second
 
 // Main runs a filter as a process: SIGINT or SIGTERM end it with 130 (0
@@ -113,12 +143,24 @@ func Main(build App) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	var stdin io.Reader = os.Stdin
+	var lazy *stdinFile
+	if st, err := os.Stdin.Stat(); err == nil && (st.Mode()&os.ModeNamedPipe != 0 || isTTY(os.Stdin)) {
+		lazy = &stdinFile{orig: os.Stdin}
+		defer lazy.restore()
+		stdin = lazy
+	}
 	done := make(chan int, 1)
-	go func() { done <- Run(ctx, build(IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}), os.Args) }()
+	go func() { done <- Run(ctx, build(IO{In: stdin, Out: os.Stdout, Err: os.Stderr}), os.Args) }()
 	select {
 	case code := <-done:
 		return code
 	case <-ctx.Done():
+	}
+	if lazy != nil {
+		// a read of stdin blocked on a terminal or a pipe ends now, as
+		// the end of its input: what was read is written out at once
+		lazy.stop()
 	}
 	select {
 	case code := <-done:
@@ -126,4 +168,66 @@ func Main(build App) int {
 	case <-time.After(grace):
 	}
 	return ExitInterrupted
+}
+
+// stdinFile is a stdin (a terminal or a pipe) whose blocked read an
+// interrupt ends: on its first read it is made non-blocking (see
+// interruptible; a run that does not read stdin leaves it alone), and stop
+// sets a read deadline that ends the input there, as at the end of a file.
+type stdinFile struct {
+	orig *os.File
+
+	mu      sync.Mutex
+	f       *os.File // nil until the first read
+	undo    func()
+	stopped bool
+}
+
+func (s *stdinFile) Read(p []byte) (int, error) {
+	s.mu.Lock()
+	if s.f == nil {
+		if s.f, s.undo = interruptible(s.orig); s.f == nil {
+			s.f, s.undo = s.orig, func() {} // cannot be ended: the grace applies
+		}
+	}
+	f, stopped := s.f, s.stopped
+	s.mu.Unlock()
+	if stopped {
+		return 0, io.EOF
+	}
+	n, err := f.Read(p)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// stop ends the input: a read under way returns, later ones find its end.
+func (s *stdinFile) stop() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stopped = true
+	if s.f != nil {
+		s.f.SetReadDeadline(time.Now())
+	}
+}
+
+// restore puts stdin back as it was (blocking).
+func (s *stdinFile) restore() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.undo != nil {
+		s.undo()
+	}
+}
+
+// onTerminal tells whether r is a stream read from a terminal.
+func onTerminal(r io.Reader) bool {
+	switch f := r.(type) {
+	case *os.File:
+		return isTTY(f)
+	case *stdinFile:
+		return isTTY(f.orig)
+	}
+	return false
 }

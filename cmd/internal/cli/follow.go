@@ -43,7 +43,7 @@ func following(c *cli.Context) (*stage.Follower, error) {
 	if idle < 0 {
 		return nil, Usagef("--follow-timeout %v: want a duration above 0", idle)
 	}
-	args := c.Args().Slice()
+	args := operands(c)
 	if len(args) > 1 && slices.Contains(args, stage.StdinPath) {
 		return nil, Usagef("-f: standard input (-) cannot be followed with other paths (a read from it cannot be stopped): give it a filter of its own")
 	}
@@ -53,7 +53,7 @@ func following(c *cli.Context) (*stage.Follower, error) {
 // read parses the inputs: followed with a follower, else once.
 func read(c *cli.Context, io IO, cfg provider.Config, fl *stage.Follower, inputs []stage.Input) (provider.Stats, error) {
 	ctx := c.Context
-	args := c.Args().Slice()
+	args := operands(c)
 	switch {
 	case fl == nil:
 		return provider.Parse(ctx, cfg, inputs, io.Out, io.Err)

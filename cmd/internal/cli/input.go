@@ -16,8 +16,21 @@ import (
 // tells whether any was an I/O failure (or a refusal under --strict).
 // Under -q only what fails the run under --strict is printed, as for the
 // diagnostics of the parse.
-func expand(c *cli.Context, io IO, cfg provider.Config) ([]stage.Input, bool) {
-	inputs, errs := stage.Expand(c.Args().Slice(), io.In, provider.Claim)
+//
+// With no path and no --discover, stdin is read, unless it is a terminal:
+// then a one-line hint ends the run with 2.
+func expand(c *cli.Context, io IO, cfg provider.Config) ([]stage.Input, bool, error) {
+	args := operands(c)
+	if len(args) == 0 {
+		if c.Bool("discover") {
+			return nil, false, nil // nothing found
+		}
+		if onTerminal(io.In) {
+			fmt.Fprintf(io.Err, "%s: reading stdin from a terminal: give PATHs, -, or --discover\n", c.App.Name)
+			return nil, false, usageError{errHinted}
+		}
+	}
+	inputs, errs := stage.Expand(args, io.In, provider.Claim)
 	failed := false
 	for _, e := range errs {
 		var r *stage.Refused
@@ -29,8 +42,11 @@ func expand(c *cli.Context, io IO, cfg provider.Config) ([]stage.Input, bool) {
 			fmt.Fprintf(io.Err, "%s: %s\n", c.App.Name, agt.Printable(e.Error()))
 		}
 	}
-	return inputs, failed
+	return inputs, failed, nil
 }
+
+// errHinted is a usage error whose hint is already printed.
+var errHinted = errors.New("hinted")
 
 // sizeUnits are the suffixes parseSize knows, in bytes.
 var sizeUnits = []struct {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/canon"
@@ -13,14 +14,15 @@ import (
 // that run it.
 func normalizeFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "to", Usage: "render tool calls with this provider's native names and parameter layout (claude, codex, gemini, copilot, pi, opencode)"},
+		&cli.StringFlag{Name: "to", Usage: "render tool calls with provider `P`'s native names and parameter layout (claude, codex, gemini, copilot, pi, opencode)"},
+		&cli.StringFlag{Name: "model", Usage: "the `MODEL` of usage and assistant events that name none (codex exec --json), for their cost and context window"},
 		&cli.StringFlag{Name: "prices", Usage: "price table `FILE` (LiteLLM's JSON format, or agt's) instead of the embedded one", TakesFile: true},
 	}
 }
 
 // normalizer builds the normalize transform from the flags.
 func normalizer(c *cli.Context, _ IO) (*provider.Normalizer, error) {
-	n := &provider.Normalizer{To: c.String("to"), Prices: price.Default()}
+	n := &provider.Normalizer{To: c.String("to"), Prices: price.Default(), Model: strings.TrimSpace(c.String("model"))}
 	if n.To != "" && provider.Lookup(n.To) == nil {
 		return nil, Usagef("--to %q: want one of claude, codex, gemini, copilot, pi, opencode", n.To)
 	}
@@ -80,7 +82,7 @@ Exit status: 0 done (or following ended), 1 an input could not be read or a
 data error under --strict, 2 usage error, 130 interrupted.`)
 	app.ArgsUsage = "[PATH...]"
 	app.Flags = append(append(inputFlags(), normalizeFlags()...), followFlags()...)
-	app.Flags = append(app.Flags, &cli.StringFlag{Name: "tool-defs", Usage: "print `PROVIDER`'s tool definitions (name, description, JSON Schema of the input) as its API takes them, and exit"})
+	app.Flags = append(app.Flags, &cli.StringFlag{Name: "tool-defs", Usage: "print provider `P`'s tool definitions (name, description, JSON Schema of the input) as its API takes them, and exit"})
 	app.Action = func(c *cli.Context) error {
 		if p := c.String("tool-defs"); p != "" {
 			return toolDefs(io, p)
@@ -98,7 +100,10 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		if err != nil {
 			return err
 		}
-		inputs, failed := expand(c, io, cfg)
+		inputs, failed, err := expand(c, io, cfg)
+		if err != nil {
+			return err
+		}
 		st, err := read(c, io, cfg, fl, inputs)
 		return outcome(st, err, failed)
 	}

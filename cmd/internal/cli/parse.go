@@ -12,13 +12,14 @@ import (
 // Flags shared by the filters that read provider input.
 func inputFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "provider", Value: "auto", Usage: "provider of the input: auto (detect from content) or one of " + strings.Join(provider.Names(), ", ")},
+		&cli.StringFlag{Name: "provider", Value: "auto", Usage: "provider `P` of the input: auto (detect from content) or one of " + strings.Join(provider.Names(), ", ")},
 		&cli.BoolFlag{Name: "raw", Usage: "keep the untouched provider record in each event's raw field"},
 		&cli.BoolFlag{Name: "strict", Usage: "make the first data error (a bad line, an unrecognised input) fatal: exit 1"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print no diagnostics on stderr"},
-		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "worker goroutines, 1 to 256 (0 = one per core)"},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "`N` worker goroutines, 1 to 256 (0 = one per core)"},
 		&cli.StringFlag{Name: "max-line", Value: "256MiB", Usage: "longest `SIZE` of a line read (bytes, or with KiB, MiB, GiB); a longer line is an error event holding its first MiB"},
 		&cli.StringFlag{Name: "max-doc", Value: "1GiB", Usage: "largest `SIZE` of a whole JSON document read (a pretty-printed file); a larger one is an error, exit 1"},
+		discoverFlag,
 	}
 }
 
@@ -31,6 +32,7 @@ func parseConfig(c *cli.Context) (provider.Config, error) {
 		Opts:     agt.Options{Raw: c.Bool("raw")},
 		Strict:   c.Bool("strict"),
 		Quiet:    c.Bool("quiet"),
+		Name:     c.App.Name,
 		Workers:  c.Int("jobs"),
 	}
 	if cfg.Workers < 0 || cfg.Workers > maxJobs {
@@ -54,9 +56,10 @@ func parseConfig(c *cli.Context) (provider.Config, error) {
 func Parse(io IO) *cli.App {
 	app := newApp(io, "agt-parse", "read AI coding agent logs and write agt.event/1 JSONL",
 		`Reads session logs and live --json output of AI coding agents (PATH may be a
-file, a folder walked recursively, or - for stdin; none means stdin) and writes
-one agt.event/1 JSON object per line on stdout. The provider and format are
-detected from the content.
+file, a folder walked recursively, or - for stdin; none means stdin, unless it
+is a terminal; --discover adds the log folders of every agent on this machine)
+and writes one agt.event/1 JSON object per line on stdout. The provider and
+format are detected from the content. Options may follow paths; -- ends them.
 
 In a folder or an archive, files no provider recognises are skipped and counted
 in one stderr line per argument; a file named on the command line is always read.
@@ -88,7 +91,10 @@ Exit status: 0 done (data errors are reported, not fatal; or following ended),
 		if err != nil {
 			return err
 		}
-		inputs, failed := expand(c, io, cfg)
+		inputs, failed, err := expand(c, io, cfg)
+		if err != nil {
+			return err
+		}
 		st, err := read(c, io, cfg, fl, inputs)
 		return outcome(st, err, failed)
 	}

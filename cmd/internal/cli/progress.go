@@ -5,14 +5,16 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/stage"
 )
 
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w io.Writer) bool {
+// isTerminal reports whether w (a stream) is a character device (a
+// terminal).
+func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
@@ -22,11 +24,30 @@ func isTerminal(w io.Writer) bool {
 }
 
 // progress draws a one-line progress bar on a terminal: units, bytes, rate
-// and time left.
+// and time left. It is also the writer of the run's diagnostics: the bar
+// is cleared before each and drawn again after it, so that no message is
+// printed into the bar's line.
 type progress struct {
 	w            io.Writer
 	units, bytes int64
 	start, last  time.Time
+
+	mu   sync.Mutex
+	line string // the bar drawn, "" when none
+}
+
+// Write writes diagnostic lines above the bar.
+func (p *progress) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.line != "" {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+	n, err := p.w.Write(b)
+	if p.line != "" {
+		fmt.Fprint(p.w, p.line)
+	}
+	return n, err
 }
 
 func newProgress(w io.Writer, inputs []stage.Input) *progress {
@@ -67,7 +88,16 @@ func (p *progress) update(st provider.Stats) {
 		frac = float64(done) / float64(p.units)
 	}
 	bar := strings.Repeat("#", int(frac*20)) + strings.Repeat(".", 20-int(frac*20))
-	fmt.Fprintf(p.w, "\r[%s] %d/%d files  %.1f/%.1f MB  %.1f MB/s  ETA %s \x1b[K", bar, done, p.units, float64(st.Bytes)/1e6, float64(p.bytes)/1e6, rate, eta)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.line = fmt.Sprintf("\r[%s] %d/%d files  %.1f/%.1f MB  %.1f MB/s  ETA %s \x1b[K", bar, done, p.units, float64(st.Bytes)/1e6, float64(p.bytes)/1e6, rate, eta)
+	fmt.Fprint(p.w, p.line)
 }
 
-func (p *progress) clear() { fmt.Fprint(p.w, "\r\x1b[K") }
+// clear takes the bar away for good.
+func (p *progress) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprint(p.w, "\r\x1b[K")
+	p.line = ""
+}

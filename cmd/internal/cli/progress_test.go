@@ -26,3 +26,28 @@ func TestProgressLine(t *testing.T) {
 		t.Error("a buffer is not a terminal")
 	}
 }
+
+// TestProgressDiagnostics: a diagnostic written through the bar clears the
+// bar's line first and draws it again after; none once the bar is cleared.
+func TestProgressDiagnostics(t *testing.T) {
+	var buf bytes.Buffer
+	p := newProgress(&buf, nil)
+	p.Write([]byte("a.jsonl:1: not JSON\n"))
+	if buf.String() != "a.jsonl:1: not JSON\n" {
+		t.Errorf("no bar yet: %q", buf.String())
+	}
+	p.start = p.start.Add(-time.Second)
+	p.update(provider.Stats{Units: 1, Bytes: 100})
+	bar := buf.String()[len("a.jsonl:1: not JSON\n"):]
+	buf.Reset()
+	p.Write([]byte("a.jsonl:2: not JSON\n"))
+	if want := "\r\x1b[K" + "a.jsonl:2: not JSON\n" + bar; buf.String() != want {
+		t.Errorf("got %q, want %q", buf.String(), want)
+	}
+	p.clear()
+	buf.Reset()
+	p.Write([]byte("done\n"))
+	if buf.String() != "done\n" {
+		t.Errorf("after clear: %q", buf.String())
+	}
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	stdio "io"
 	"os"
 
 	"github.com/agt-project/agt"
@@ -24,7 +25,8 @@ and a closing line with its totals (tokens, cost, duration, tool calls,
 errors: the figures agt-transcript gives it) when it ends. When the output
 holds more than one session, lines from the second session on begin with
 the session's number (#2). On a terminal, lines are cut to its width
-($COLUMNS, else the terminal's) and colored, never when NO_COLOR is set; in
+($COLUMNS, else the terminal's) and colored (--color auto: not when NO_COLOR
+is set; always and never choose for the output whatever it is); in
 a pipe or a file each line is whole, one line per event, control characters
 escaped.
 
@@ -47,7 +49,8 @@ Exit status: 0 done (or following ended), 1 an input could not be read or a
 data error under --strict, 2 usage error, 130 interrupted.`)
 	app.ArgsUsage = "[PATH...]"
 	app.Flags = append(inputFlags(),
-		&cli.StringFlag{Name: "mode", Value: transcript.LogSummary, Usage: "raw (every event as JSONL) or summary (readable lines)"},
+		&cli.StringFlag{Name: "mode", Value: transcript.LogSummary, Usage: "`MODE`: raw (every event as JSONL) or summary (readable lines)"},
+		&cli.StringFlag{Name: "color", Value: "auto", Usage: "`WHEN` summary lines are colored: auto (on a terminal, unless NO_COLOR is set), always or never"},
 	)
 	app.Flags = append(app.Flags, normalizeFlags()...)
 	app.Flags = append(app.Flags, followFlags()...)
@@ -55,6 +58,10 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		cfg, err := parseConfig(c)
 		if err != nil {
 			return err
+		}
+		colored := colorModes[c.String("color")]
+		if colored == nil {
+			return Usagef("--color %q: want auto, always or never", c.String("color"))
 		}
 		mode := c.String("mode")
 		if mode != transcript.LogRaw && mode != transcript.LogSummary {
@@ -69,13 +76,16 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		if err != nil {
 			return err
 		}
-		inputs, failed := expand(c, io, cfg)
+		inputs, failed, err := expand(c, io, cfg)
+		if err != nil {
+			return err
+		}
 		var sum *transcript.Summary
 		var cons *transcript.Consolidator
 		var w *stage.Writer
 		if mode == transcript.LogSummary {
 			w = stage.NewWriter(io.Out)
-			sum = transcript.NewSummary(w, isTerminal(io.Out) && os.Getenv("NO_COLOR") == "")
+			sum = transcript.NewSummary(w, colored(io.Out))
 			sum.Width = lineWidth(io.Out)
 			// the sessions as agt-transcript makes them: a record several
 			// copies hold shows once, and a session's closing line has its
@@ -85,7 +95,7 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 			})
 			cons.Window, cons.Each = n.Window, sum.Event
 			cfg.Sink = cons.Add
-			if args := c.Args().Slice(); fl != nil && len(args) > 0 && args[0] != stage.StdinPath {
+			if args := operands(c); fl != nil && len(args) > 0 && args[0] != stage.StdinPath {
 				// followed files are read side by side and none ends while
 				// followed: their events are shown as they come, each line
 				// naming its session, and no session is closed
@@ -123,4 +133,12 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		return outcome(st, err, failed)
 	}
 	return app
+}
+
+// colorModes tell, for each --color, whether lines written to out are
+// colored.
+var colorModes = map[string]func(out stdio.Writer) bool{
+	"auto":   func(out stdio.Writer) bool { return isTerminal(out) && os.Getenv("NO_COLOR") == "" },
+	"always": func(stdio.Writer) bool { return true },
+	"never":  func(stdio.Writer) bool { return false },
 }

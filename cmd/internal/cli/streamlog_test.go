@@ -317,3 +317,20 @@ func settled[T []byte | string](out T) []string {
 func prefixOf(want, got []string) bool {
 	return len(got) >= len(want) && slices.Equal(want, got[:len(want)])
 }
+
+// TestColorFlag: --color always colors lines in a pipe, even with NO_COLOR;
+// auto and never do not; anything else is a usage error.
+func TestColorFlag(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	for _, c := range []struct {
+		arg   string
+		code  int
+		color bool
+	}{{"always", 0, true}, {"auto", 0, false}, {"never", 0, false}, {"sometimes", ExitUsage, false}} {
+		var out, errb bytes.Buffer
+		code := Run(context.Background(), Streamlog(IO{In: strings.NewReader(claudeLine + "\n"), Out: &out, Err: &errb}), []string{"agt-streamlog", "--color", c.arg})
+		if code != c.code || strings.Contains(out.String(), "\x1b[") != c.color {
+			t.Errorf("--color %s: exit %d, stdout %q, stderr %s", c.arg, code, out.String(), errb.String())
+		}
+	}
+}

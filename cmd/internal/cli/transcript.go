@@ -53,9 +53,9 @@ be read, the output could not be written, or a data error under --strict,
 2 usage error, 130 interrupted.`)
 	app.ArgsUsage = "[PATH...]"
 	app.Flags = append(inputFlags(),
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write DIR/<provider>/<session>.transcript.jsonl files instead of stdout", TakesFile: true},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write `DIR`/<provider>/<session>.transcript.jsonl files instead of stdout", TakesFile: true},
 		&cli.BoolFlag{Name: "force", Usage: "with -o: convert inputs even when their output is up to date"},
-		&cli.StringFlag{Name: "stream-log", Value: transcript.LogOff, Usage: "with -o: also write a stream log beside each transcript: false, raw (every event) or summary (readable lines); default $AGT_STREAM_LOG, which only -o runs read"},
+		&cli.StringFlag{Name: "stream-log", Value: transcript.LogOff, Usage: "with -o: also write a stream log beside each transcript, `MODE`: false, raw (every event) or summary (readable lines); default $AGT_STREAM_LOG, which only -o runs read"},
 		&cli.StringFlag{Name: "log-format", Usage: "deprecated spelling of --stream-log (json = raw)", Hidden: true},
 	)
 	app.Flags = append(app.Flags, normalizeFlags()...)
@@ -74,7 +74,10 @@ be read, the output could not be written, or a data error under --strict,
 			return err
 		}
 		cfg.Transform, cfg.Prepare = n.Event, n.Prepare
-		inputs, failed := expand(c, io, cfg)
+		inputs, failed, err := expand(c, io, cfg)
+		if err != nil {
+			return err
+		}
 		start := time.Now()
 		if out == "" {
 			w := stage.NewWriter(io.Out)
@@ -125,18 +128,20 @@ be read, the output could not be written, or a data error under --strict,
 			return err
 		}
 		inputs, d.Failed = watchReads(inputs, groups.unit)
+		var bar *progress
+		diag := io.Err // the bar, when drawn: it clears itself for each message
+		if !cfg.Quiet && isTerminal(io.Err) {
+			bar = newProgress(io.Err, inputs)
+			cfg.Progress = bar.update
+			diag = bar
+		}
 		if !cfg.Quiet {
-			d.Warn = func(msg string) { fmt.Fprintf(io.Err, "%s: %s\n", c.App.Name, msg) }
+			d.Warn = func(msg string) { fmt.Fprintf(diag, "%s: %s\n", c.App.Name, msg) }
 		}
 		cons := transcript.NewConsolidator(provider.UnitKey, mode != transcript.LogOff, d.Flush)
 		cons.Window, cons.Group = n.Window, d.Group
 		cfg.Sink = cons.Add
-		var bar *progress
-		if !cfg.Quiet && isTerminal(io.Err) {
-			bar = newProgress(io.Err, inputs)
-			cfg.Progress = bar.update
-		}
-		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, io.Err)
+		st, err := provider.Parse(c.Context, cfg, inputs, io.Out, diag)
 		if bar != nil {
 			bar.clear()
 		}
@@ -299,7 +304,7 @@ func outsideOf(c *cli.Context, io IO, out string, inputs []stage.Input) []stage.
 		}
 		return r != "" && within(filepath.Join(r, filepath.Base(a)))
 	}
-	for _, a := range c.Args().Slice() {
+	for _, a := range operands(c) {
 		if inOut(a) && !c.Bool("quiet") {
 			fmt.Fprintf(io.Err, "%s: %s: in the output folder %s; not read\n", c.App.Name, a, out)
 		}

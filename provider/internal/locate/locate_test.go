@@ -1,0 +1,20 @@
+package locate
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestGlob(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a[1]*")
+	for _, p := range []string{"x/chats", "y/chats", "z/other"} {
+		if err := os.MkdirAll(filepath.Join(dir, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := Glob(dir, "*/chats")
+	if len(got) != 2 || got[0] != filepath.Join(dir, "x", "chats") {
+		t.Errorf("got %q", got)
+	}
+}
