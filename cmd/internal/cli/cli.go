@@ -12,7 +12,6 @@ import (
 	"os/signal"
 	"regexp"
 	"runtime/debug"
-	"sync"
 	"syscall"
 	"time"
 
@@ -143,25 +142,16 @@ func Main(build App) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var stdin io.Reader = os.Stdin
-	var lazy *stdinFile
-	if st, err := os.Stdin.Stat(); err == nil && (st.Mode()&os.ModeNamedPipe != 0 || isTTY(os.Stdin)) {
-		lazy = &stdinFile{orig: os.Stdin}
-		defer lazy.restore()
-		stdin = lazy
-	}
 	done := make(chan int, 1)
-	go func() { done <- Run(ctx, build(IO{In: stdin, Out: os.Stdout, Err: os.Stderr}), os.Args) }()
+	go func() { done <- Run(ctx, build(IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}), os.Args) }()
 	select {
 	case code := <-done:
 		return code
 	case <-ctx.Done():
 	}
-	if lazy != nil {
-		// a read of stdin blocked on a terminal or a pipe ends now, as
-		// the end of its input: what was read is written out at once
-		lazy.stop()
-	}
+	// a stream's read blocked on a terminal or a pipe is left behind (its
+	// read-ahead, see stage.BlockReader.StopOn): the run ends at once; the
+	// grace is for a run that cannot
 	select {
 	case code := <-done:
 		return code
@@ -170,64 +160,11 @@ func Main(build App) int {
 	return ExitInterrupted
 }
 
-// stdinFile is a stdin (a terminal or a pipe) whose blocked read an
-// interrupt ends: on its first read it is made non-blocking (see
-// interruptible; a run that does not read stdin leaves it alone), and stop
-// sets a read deadline that ends the input there, as at the end of a file.
-type stdinFile struct {
-	orig *os.File
-
-	mu      sync.Mutex
-	f       *os.File // nil until the first read
-	undo    func()
-	stopped bool
-}
-
-func (s *stdinFile) Read(p []byte) (int, error) {
-	s.mu.Lock()
-	if s.f == nil {
-		if s.f, s.undo = interruptible(s.orig); s.f == nil {
-			s.f, s.undo = s.orig, func() {} // cannot be ended: the grace applies
-		}
-	}
-	f, stopped := s.f, s.stopped
-	s.mu.Unlock()
-	if stopped {
-		return 0, io.EOF
-	}
-	n, err := f.Read(p)
-	if errors.Is(err, os.ErrDeadlineExceeded) {
-		err = io.EOF
-	}
-	return n, err
-}
-
-// stop ends the input: a read under way returns, later ones find its end.
-func (s *stdinFile) stop() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.stopped = true
-	if s.f != nil {
-		s.f.SetReadDeadline(time.Now())
-	}
-}
-
-// restore puts stdin back as it was (blocking).
-func (s *stdinFile) restore() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.undo != nil {
-		s.undo()
-	}
-}
-
 // onTerminal tells whether r is a stream read from a terminal.
 func onTerminal(r io.Reader) bool {
 	switch f := r.(type) {
 	case *os.File:
 		return isTTY(f)
-	case *stdinFile:
-		return isTTY(f.orig)
 	}
 	return false
 }
