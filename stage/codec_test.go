@@ -150,6 +150,20 @@ func TestStdinPlain(t *testing.T) {
 	}
 }
 
+// A live stream whose first line is not JSON (a banner) is not held up
+// either: sniffing stops at the end of that line.
+func TestStdinBanner(t *testing.T) {
+	data := "Reading prompt from stdin...\n" + codecBody
+	r := &oneByteReader{r: strings.NewReader(data)}
+	ins, _ := Expand(nil, r, nil)
+	if r.reads != len("Reading prompt from stdin...\n") {
+		t.Errorf("sniffing read %d bytes, want the first line", r.reads)
+	}
+	if got := readAll(t, ins[0]); got != data {
+		t.Errorf("read %q", got)
+	}
+}
+
 type oneByteReader struct {
 	r     io.Reader
 	reads int

@@ -16,9 +16,9 @@ const MaxStdinArchive = 4 << 30
 
 // stdinInputs is stdin, known by its first bytes: a log or a document as
 // it comes, a compressed stream through its codec, the members of an
-// archive ("-!/MEMBER"). Only what tells them apart is read here, and a
-// log's first byte ("{", "[", a blank) is enough, so that a live stream is
-// not held up.
+// archive ("-!/MEMBER"). Only what tells them apart is read here: a log's
+// first byte ("{", "[", a blank), or a first line of text, is enough, so
+// that a live stream is not held up.
 func stdinInputs(stdin io.Reader) ([]Input, []error) {
 	if stdin == nil {
 		return []Input{{Path: StdinPath, Open: func() (io.ReadCloser, error) { return stdinReader{stdin, stdin}, nil }}}, nil
@@ -82,11 +82,27 @@ func readHead(r io.Reader) ([]byte, error) {
 		if err != nil {
 			return head, err
 		}
-		if len(head) > 0 && plainStart[head[0]] {
+		if len(head) > 0 && plainStart[head[0]] || bytes.IndexByte(head, '\n') >= 0 && !magicPrefix(head) {
 			break
 		}
 	}
 	return head, nil
+}
+
+// magicPrefix tells whether head may be the start of compressed or zipped
+// data. A line of text that is not (a banner before a log) ends the
+// sniffing at its newline: a tar's header holds none.
+func magicPrefix(head []byte) bool {
+	match := func(m []byte) bool {
+		n := min(len(m), len(head))
+		return bytes.Equal(head[:n], m[:n])
+	}
+	for _, m := range magics {
+		if match(m.magic) {
+			return true
+		}
+	}
+	return match([]byte("PK\x03\x04")) || match([]byte("PK\x05\x06"))
 }
 
 // spool copies an archive read on stdin to a temporary file, removed at
