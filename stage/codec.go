@@ -91,8 +91,8 @@ var magics = []struct {
 // sniffLen is how much of an input sniff looks at: a tar header.
 const sniffLen = 512
 
-// sniff tells the kind of data from its first bytes (up to sniffLen): a
-// compressed stream is decompressed to look for a tar inside. Data sniff
+// sniff tells the kind of data from its first bytes (up to sniffLen); for
+// a compressed stream, tarInside tells whether it holds a tar. Data sniff
 // does not know is a plain stream: a log of lines, or a document.
 func sniff(head []byte) kind {
 	for _, m := range magics {
@@ -100,16 +100,7 @@ func sniff(head []byte) kind {
 			if m.codec == bz2Codec && (len(head) < 4 || head[3] < '1' || head[3] > '9') {
 				continue
 			}
-			k := kind{m.codec, single}
-			if dec, err := decode(m.codec, bytes.NewReader(head)); err == nil {
-				inner := make([]byte, sniffLen)
-				n, _ := io.ReadFull(dec, inner)
-				dec.Close()
-				if isTar(inner[:n]) {
-					k.box = tarBox
-				}
-			}
-			return k
+			return kind{m.codec, single}
 		}
 	}
 	switch {
@@ -119,6 +110,20 @@ func sniff(head []byte) kind {
 		return kind{noCodec, tarBox}
 	}
 	return notArchive
+}
+
+// tarInside tells whether the compressed stream r holds a tar: it
+// decompresses the first sniffLen bytes, reading as much of r as the codec
+// needs for them (a zstd or bzip2 block, an xz chunk).
+func tarInside(c codec, r io.Reader) bool {
+	dec, err := decode(c, r)
+	if err != nil {
+		return false
+	}
+	defer dec.Close()
+	inner := make([]byte, sniffLen)
+	n, _ := io.ReadFull(dec, inner)
+	return isTar(inner[:n])
 }
 
 // isTar tells a tar header: POSIX ("ustar\x00") or GNU ("ustar ").
@@ -143,7 +148,13 @@ func sniffFile(p string, st os.FileInfo) kind {
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return archiveOf(p)
 	}
-	return sniff(head[:n])
+	k := sniff(head[:n])
+	if k.codec != noCodec {
+		if _, err := f.Seek(0, io.SeekStart); err == nil && tarInside(k.codec, bufio.NewReader(f)) {
+			k.box = tarBox
+		}
+	}
+	return k
 }
 
 // zstdMaxWindow bounds the memory a zstd stream may ask for (zstd --long

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -114,6 +115,31 @@ func TestCodecsByContent(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A compressed tar is known when its first members take more than a
+// compressed block: the codec reads what it needs to tell a tar.
+func TestLargeCompressedTar(t *testing.T) {
+	var body strings.Builder
+	for i := 0; body.Len() < 3<<20; i++ {
+		fmt.Fprintf(&body, "{\"t\":%d,\"x\":\"%x\"}\n", i, i*2654435761)
+	}
+	data := tarOf(t, "big.jsonl", body.String())
+	for c := range codecExts {
+		if c == bz2Codec {
+			continue // no bzip2 writer in Go
+		}
+		tb := compressed(t, c, data, "")
+		for _, arg := range []string{filepath.Join(t.TempDir(), "big"), StdinPath} {
+			ins := inputsOf(t, arg, tb)
+			if len(ins) != 1 || ins[0].Path != arg+"!/big.jsonl" {
+				t.Fatalf("%s %s: inputs %+v", codecNames[c], arg, ins)
+			}
+			if got := readAll(t, ins[0]); got != body.String() {
+				t.Errorf("%s %s: read %d bytes, want %d", codecNames[c], arg, len(got), body.Len())
+			}
+		}
 	}
 }
 

@@ -30,6 +30,13 @@ func stdinInputs(stdin io.Reader) ([]Input, []error) {
 	}
 	all := io.MultiReader(bytes.NewReader(head), rest)
 	k := sniff(head)
+	if k.codec != noCodec { // what the codec reads to tell a tar is kept
+		var seen bytes.Buffer
+		if tarInside(k.codec, io.TeeReader(all, &seen)) {
+			k.box = tarBox
+		}
+		all = io.MultiReader(&seen, all)
+	}
 	switch {
 	case k == notArchive:
 		return []Input{{Path: StdinPath, Open: func() (io.ReadCloser, error) { return stdinReader{all, stdin}, nil }}}, nil
