@@ -401,11 +401,15 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 		z.Close()
 		write(t, dir, args[0], buf.Bytes())
 	},
-	// packed CODEC BOX NAME [BYTES]: claudeLine as s.jsonl, in a BOX (log:
-	// the file itself, tar, zip), through CODEC (none, gz, zst, xz), as
-	// NAME, cut to its first BYTES when given ("half": half of it)
+	// packed CODEC BOX NAME [half|bomb]: claudeLine as s.jsonl, in a BOX
+	// (log: the file itself, tar, zip), through CODEC (none, gz, zst, xz),
+	// as NAME; half: cut to its first half; bomb: 300 MB of zeros follow
+	// the line (past the 256 MiB floor of the expansion limit)
 	"packed": func(t *testing.T, dir string, args ...string) {
 		body := []byte(claudeLine + "\n")
+		if len(args) > 3 && args[3] == "bomb" {
+			body = append(body, make([]byte, 300<<20)...)
+		}
 		switch args[1] {
 		case "tar":
 			var buf bytes.Buffer
@@ -437,7 +441,7 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 			w.Close()
 			body = buf.Bytes()
 		}
-		if len(args) > 3 {
+		if len(args) > 3 && args[3] == "half" {
 			body = body[:len(body)/2]
 		}
 		write(t, dir, args[2], body)
