@@ -42,8 +42,11 @@ func docs(app *cli.App, args []string) (code int, handled bool) {
 			return ExitOK, true
 		case a == "--completion" || a == "-completion" || strings.HasPrefix(a, "--completion="):
 			shell, ok := strings.CutPrefix(a, "--completion=")
-			if !ok && i+2 < len(args) {
-				shell = args[i+2]
+			if !ok {
+				shell = ""
+				if i+2 < len(args) {
+					shell = args[i+2]
+				}
 			}
 			gen, known := completions[shell]
 			if !known {

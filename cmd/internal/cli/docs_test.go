@@ -41,9 +41,16 @@ func TestDocs(t *testing.T) {
 				t.Errorf("%s -n on %s's script: %v: %s", shell, name, err, b)
 			}
 		}
-		var errb2 bytes.Buffer
-		if code := Run(context.Background(), build(IO{In: strings.NewReader(""), Out: &out, Err: &errb2}), []string{name, "--completion", "tcsh"}); code != ExitUsage {
-			t.Errorf("%s --completion tcsh: exit %d, want %d", name, code, ExitUsage)
+		for _, args := range [][]string{{"--completion", "tcsh"}, {"--completion"}} {
+			var errb2 bytes.Buffer
+			if code := Run(context.Background(), build(IO{In: strings.NewReader(""), Out: &out, Err: &errb2}), append([]string{name}, args...)); code != ExitUsage ||
+				!strings.Contains(errb2.String(), "want bash, zsh or fish") {
+				t.Errorf("%s %v: exit %d, want %d: %s", name, args, code, ExitUsage, errb2.String())
+			}
+		}
+		out.Reset()
+		if code := Run(context.Background(), build(IO{In: strings.NewReader(""), Out: &out, Err: &errb}), []string{name, "--completion=fish"}); code != 0 || !strings.HasPrefix(out.String(), "# fish") {
+			t.Errorf("%s --completion=fish: exit %d: %.80s", name, code, out.String())
 		}
 	}
 }
