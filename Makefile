@@ -1,21 +1,71 @@
-# agt — build, test, demo, bench.
+# agt — build, install, release, test, demo, bench.
 GO      ?= go
 BIN     := bin
 CMDS    := $(notdir $(wildcard cmd/agt-*))
+FILTERS := $(addprefix ./cmd/,$(CMDS))
 SHARED  ?= ../shared
 
-.PHONY: all build test race demo bench gobench fuzz vet fmt clean
+# VERSION: the tag or commit the tree is at (git describe), written into
+# the binaries; outside a git checkout the binaries read their build
+# information instead (see version.go).
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
+LDFLAGS := -s -w $(if $(VERSION),-X github.com/agt-project/agt.Version=$(VERSION))
+
+.PHONY: all build install man completions dist test race demo bench gobench fuzz vet fmt clean
 
 all: build
 
 build:
 	@mkdir -p $(BIN)
-	$(GO) build -o $(BIN)/ ./cmd/...
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ $(FILTERS)
+
+# install: the four filters, by go install, into $GOBIN (else $GOPATH/bin,
+# as go install does); with PREFIX, into PREFIX/bin, and the man pages into
+# PREFIX/share/man/man1.
+PREFIX ?=
+install:
+	$(if $(PREFIX),GOBIN=$(abspath $(PREFIX))/bin) $(GO) install -ldflags "$(LDFLAGS)" $(FILTERS)
+	$(if $(PREFIX),$(MAKE) man && mkdir -p $(PREFIX)/share/man/man1 && cp man/*.1 $(PREFIX)/share/man/man1/)
+
+# man: man/agt-*.1, made from each filter's flags (its hidden --man);
+# completions: completions/{bash,zsh,fish}/, made by --completion SHELL.
+man: build
+	@mkdir -p man
+	@for c in $(CMDS); do $(BIN)/$$c --man > man/$$c.1 || exit 1; done
+	@echo "man pages in man/: $(CMDS:%=%.1)"
+
+SHELLS := bash zsh fish
+completions: build
+	@for sh in $(SHELLS); do mkdir -p completions/$$sh; for c in $(CMDS); do \
+		case $$sh in bash) f=$$c;; zsh) f=_$$c;; fish) f=$$c.fish;; esac; \
+		$(BIN)/$$c --completion $$sh > completions/$$sh/$$f || exit 1; done; done
+	@echo "completion scripts in completions/: $(SHELLS)"
+
+# dist: static binaries (CGO_ENABLED=0) for each of DIST_TARGETS, one
+# dist/agt-VERSION-OS-ARCH.tar.gz each (the filters, man pages, completion
+# scripts, LICENSE, README), and dist/SHA256SUMS.
+DIST_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+DIST_VERSION := $(or $(VERSION),devel)
+dist: man completions
+	rm -rf dist && mkdir -p dist
+	@set -e; for t in $(DIST_TARGETS); do os=$${t%/*}; arch=$${t#*/}; \
+		name=agt-$(DIST_VERSION)-$$os-$$arch; d=dist/$$name; mkdir -p $$d; \
+		echo "== $$name"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $$d/ $(FILTERS); \
+		cp -R LICENSE README.md man completions $$d/; \
+		tar -C dist -czf $$d.tar.gz $$name; rm -rf $$d; done
+	cd dist && if command -v sha256sum >/dev/null; then sha256sum *.tar.gz; else shasum -a 256 *.tar.gz; fi > SHA256SUMS
+	@cat dist/SHA256SUMS
 
 vet:
 	$(GO) vet ./...
 
+# test: the corpus tests need the shared folder (SHARED, or AGT_CORPUS for
+# the corpus alone): without it they skip, and one line says so.
+CORPUS := $(or $(AGT_CORPUS),$(SHARED)/corpus)
+
 test: vet
+	@test -f $(CORPUS)/PROVENANCE.tsv || echo "make test: no corpus at $(CORPUS): the corpus tests are skipped (see README, 'The shared folder')"
 	$(GO) test -count=1 ./...
 	$(MAKE) race
 
@@ -48,7 +98,7 @@ BENCH_MIB ?= 200
 BENCH_RUNS ?= 3
 
 bench:
-	$(GO) run ./cmd/internal/benchtable -mib $(BENCH_MIB) -runs $(BENCH_RUNS) -shared $(SHARED)
+	$(GO) run ./tools/benchtable -mib $(BENCH_MIB) -runs $(BENCH_RUNS) -shared $(SHARED)
 
 gobench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
@@ -70,4 +120,4 @@ fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) dist man completions

@@ -172,13 +172,16 @@ func hasBase(u *unit, b string) bool {
 }
 
 // reopenable tells whether an input can be read twice (a regular file, or
-// a member of an archive that is one: not standard input, a pipe or a
-// device), with its size when known (0 when compressed).
+// a member of an archive that is one or that was read on stdin: not
+// standard input itself, a pipe or a device), with its size when known (0 when compressed).
 func reopenable(in stage.Input) (int64, bool) {
 	if in.Path == stage.StdinPath {
 		return 0, false
 	}
 	file, _, member := strings.Cut(in.Path, "!/")
+	if member && file == stage.StdinPath { // stdin's archive is kept in a file
+		return in.Size, true
+	}
 	st, err := os.Stat(file) // an archive member: its archive
 	if member {
 		return in.Size, err == nil && st.Mode().IsRegular()

@@ -4,7 +4,6 @@ import (
 	"archive/tar"
 	"archive/zip"
 	"bufio"
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -15,9 +14,10 @@ import (
 )
 
 // Archives are read in place: members are streamed to the parser, never
-// extracted to disk. A member's src.path is "ARCHIVE!/MEMBER". A .gz member
-// is read through gzip; a tar (.tar, .tar.gz, .tgz) inside a tar or a zip is
-// read in turn ("ARCHIVE!/INNER.tar!/MEMBER", up to MaxNesting levels); a
+// extracted to disk. A member's src.path is "ARCHIVE!/MEMBER". A compressed
+// member (.gz, .zst, .xz, .bz2) is read through its codec; a tar (.tar,
+// .tar.gz, .tgz, .tar.zst, .tar.xz, .tar.bz2…) inside a tar or a zip is read
+// in turn ("ARCHIVE!/INNER.tar!/MEMBER", up to MaxNesting levels); a
 // zip inside an archive is refused (it needs random access).
 //
 // Limits: a member whose name is absolute or climbs out with "..", and a
@@ -25,7 +25,8 @@ import (
 // skipped (their target is read as a member of its own). Decompressed data
 // may not exceed MaxExpansion times the archive's size (and at least
 // MinExpansionLimit): past that the member ends with an error, so that a
-// gzip bomb cannot fill memory or run forever.
+// compression bomb cannot fill memory or run forever. The limits hold for
+// every codec.
 const (
 	MaxExpansion      = 200
 	MinExpansionLimit = 256 << 20
@@ -41,66 +42,38 @@ func (r *Refused) Error() string {
 	return fmt.Sprintf("%s!/%s: refused: %s", r.Archive, r.Member, r.Why)
 }
 
+// minExpansion is MinExpansionLimit, lowered by tests.
+var minExpansion int64 = MinExpansionLimit
+
 // ErrBomb is the error of a member that expands past the limit.
-var ErrBomb = errors.New("decompressed data exceeds the expansion limit (a gzip bomb?)")
-
-type archiveKind int
-
-const (
-	notArchive archiveKind = iota
-	kindTar
-	kindTarGz
-	kindZip
-	kindGz
-)
-
-func archiveOf(p string) archiveKind {
-	switch l := strings.ToLower(p); {
-	case strings.HasSuffix(l, ".tar"):
-		return kindTar
-	case strings.HasSuffix(l, ".tar.gz"), strings.HasSuffix(l, ".tgz"):
-		return kindTarGz
-	case strings.HasSuffix(l, ".zip"):
-		return kindZip
-	case strings.HasSuffix(l, ".gz"):
-		return kindGz
-	}
-	return notArchive
-}
+var ErrBomb = errors.New("decompressed data exceeds the expansion limit (a compression bomb?)")
 
 // archiveInputs lists the members of the archive at p that agt reads.
-func archiveInputs(p string, kind archiveKind) ([]Input, []error) {
+func archiveInputs(p string, k kind) ([]Input, []error) {
 	st, err := os.Stat(p)
 	if err != nil {
 		return nil, []error{err}
 	}
-	limit := max(st.Size()*MaxExpansion, MinExpansionLimit)
+	limit := max(st.Size()*MaxExpansion, minExpansion)
 	switch {
-	case kind == kindGz: // one stream: a pipe will do
+	case !k.archive(): // one stream: a pipe will do
 		return []Input{{Path: p, Open: func() (io.ReadCloser, error) {
 			f, err := os.Open(p)
 			if err != nil {
 				return nil, err
 			}
-			return gunzip(p, f, limit)
+			return decompress(p, k.codec, f, limit)
 		}}}, nil
 	case !st.Mode().IsRegular():
 		return nil, []error{fmt.Errorf("%s: not a regular file: a tar or zip archive is read from a file (save the stream to a file first)", p)}
-	case kind == kindZip:
-		return zipInputs(p, limit)
+	case k.box == zipBox:
+		zr, err := zip.OpenReader(p)
+		if err != nil {
+			return nil, []error{fmt.Errorf("%s: %w", p, err)}
+		}
+		return zipInputs(p, &zr.Reader, zr, limit)
 	}
-	return tarInputs(p, kind == kindTarGz, limit)
-}
-
-// gunzip returns the decompressed stream of rc, bounded by limit; closing
-// it closes rc.
-func gunzip(name string, rc io.ReadCloser, limit int64) (io.ReadCloser, error) {
-	z, err := gzip.NewReader(bufio.NewReader(rc))
-	if err != nil {
-		rc.Close()
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return readCloser{bounded(z, limit), closers{z, rc}}, nil
+	return tarInputs(p, k.codec, limit, func() (io.ReadCloser, error) { return os.Open(p) })
 }
 
 // memberOK checks a member name and, for links, its target.
@@ -124,11 +97,8 @@ func memberOK(archive, name, link string, isLink bool) error {
 	return nil
 }
 
-func zipInputs(p string, limit int64) ([]Input, []error) {
-	zr, err := zip.OpenReader(p)
-	if err != nil {
-		return nil, []error{fmt.Errorf("%s: %w", p, err)}
-	}
+// zipInputs lists the members of a zip; c is closed when none is read.
+func zipInputs(p string, zr *zip.Reader, c io.Closer, limit int64) ([]Input, []error) {
 	var ins []Input
 	var errs []error
 	var mu sync.Mutex // zip.ReadCloser is shared by the members
@@ -161,31 +131,31 @@ func zipInputs(p string, limit int64) ([]Input, []error) {
 			return readCloser{bounded(rc, limit), rc}, nil
 		}
 		switch k := archiveOf(f.Name); {
-		case k == kindTar || k == kindTarGz: // a tar in the zip
-			inner := &tarStream{mu: new(sync.Mutex), name: name, gz: k == kindTarGz, limit: limit, cur: -1, open: open}
+		case k.box == tarBox: // a tar in the zip
+			inner := &tarStream{mu: new(sync.Mutex), name: name, codec: k.codec, limit: limit, cur: -1, open: open}
 			inner.mu.Lock()
 			in, e := inner.list(1)
 			inner.mu.Unlock()
 			ins, errs = append(ins, in...), append(errs, e...)
-		case k == kindZip:
+		case k.box == zipBox:
 			errs = append(errs, &Refused{p, f.Name, "a zip inside a zip is not read (extract it first)"})
-		case k == kindGz || walkable(f.Name):
-			gz := k == kindGz
+		case k.codec != noCodec || walkable(f.Name):
+			c := k.codec
 			size := int64(f.UncompressedSize64)
-			if gz || size < 0 {
+			if c != noCodec || size < 0 {
 				size = 0
 			}
 			ins = append(ins, Input{Path: name, Size: size, Open: func() (io.ReadCloser, error) {
 				rc, err := open()
-				if err != nil || !gz {
+				if err != nil || c == noCodec {
 					return rc, err
 				}
-				return gunzip(name, rc, limit)
+				return decompress(name, c, rc, limit)
 			}})
 		}
 	}
-	if len(ins) == 0 {
-		zr.Close()
+	if len(ins) == 0 && c != nil {
+		c.Close()
 	}
 	return ins, errs
 }
@@ -193,9 +163,8 @@ func zipInputs(p string, limit int64) ([]Input, []error) {
 // tarInputs lists a tar's members in one pass. Members are then read from a
 // shared stream that moves forward; asking for an earlier member reopens
 // the archive.
-func tarInputs(p string, gz bool, limit int64) ([]Input, []error) {
-	s := &tarStream{mu: new(sync.Mutex), name: p, gz: gz, limit: limit, cur: -1,
-		open: func() (io.ReadCloser, error) { return os.Open(p) }}
+func tarInputs(p string, c codec, limit int64, open func() (io.ReadCloser, error)) ([]Input, []error) {
+	s := &tarStream{mu: new(sync.Mutex), name: p, codec: c, limit: limit, cur: -1, open: open}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.list(0)
@@ -204,7 +173,7 @@ func tarInputs(p string, gz bool, limit int64) ([]Input, []error) {
 // MaxNesting is how deep tars inside tars are read; deeper ones are refused.
 const MaxNesting = 4
 
-// tarStream reads a tar archive (gzip-compressed or not) from a source that
+// tarStream reads a tar archive (compressed or not) from a source that
 // can be opened again from its start: a file, or a member of another tar.
 // Members are read from one stream that moves forward; asking for an
 // earlier member reopens the source. Every call runs under mu, the lock of
@@ -213,10 +182,10 @@ type tarStream struct {
 	mu    *sync.Mutex
 	name  string                        // the archive's path, as in src.path
 	open  func() (io.ReadCloser, error) // the source from its start (mu held)
-	gz    bool
+	codec codec
 	limit int64
 	rc    io.ReadCloser
-	z     *gzip.Reader
+	z     io.ReadCloser // the decompressor, if any
 	tr    *tar.Reader
 	cur   int  // index of the member tr is in; -1 before the first
 	fresh bool // nothing of the current member was read yet
@@ -257,33 +226,33 @@ func (s *tarStream) list(depth int) ([]Input, []error) {
 		idx := i
 		name := s.name + "!/" + strings.TrimPrefix(path.Clean(h.Name), "./")
 		switch k := archiveOf(h.Name); {
-		case k == kindTar || k == kindTarGz:
+		case k.box == tarBox:
 			if depth+1 >= MaxNesting {
 				errs = append(errs, &Refused{s.name, h.Name, fmt.Sprintf("archives nested more than %d deep are not read", MaxNesting)})
 				continue
 			}
-			inner := &tarStream{mu: s.mu, name: name, gz: k == kindTarGz, limit: s.limit, cur: -1,
+			inner := &tarStream{mu: s.mu, name: name, codec: k.codec, limit: s.limit, cur: -1,
 				open: func() (io.ReadCloser, error) { return s.at(idx) }}
 			in, e := inner.list(depth + 1)
 			if len(in) > 0 {
 				s.last = idx
 			}
 			ins, errs = append(ins, in...), append(errs, e...)
-		case k == kindZip:
+		case k.box == zipBox:
 			errs = append(errs, &Refused{s.name, h.Name, "a zip inside a tar is not read (extract it first)"})
-		case k == kindGz || walkable(h.Name):
+		case k.codec != noCodec || walkable(h.Name):
 			s.last = idx
-			gz := k == kindGz
+			c := k.codec
 			size := h.Size
-			if gz {
+			if c != noCodec {
 				size = 0
 			}
 			ins = append(ins, Input{Path: name, Size: size, Open: func() (io.ReadCloser, error) {
 				rc, err := s.member(idx)
-				if err != nil || !gz {
+				if err != nil || c == noCodec {
 					return rc, err
 				}
-				return gunzip(name, rc, s.limit)
+				return decompress(name, c, rc, s.limit)
 			}})
 		}
 	}
@@ -297,8 +266,8 @@ func (s *tarStream) reopen() error {
 		return err
 	}
 	var r io.Reader = bufio.NewReaderSize(rc, 256<<10)
-	if s.gz {
-		z, err := gzip.NewReader(r)
+	if s.codec != noCodec {
+		z, err := decode(s.codec, r)
 		if err != nil {
 			rc.Close()
 			return fmt.Errorf("%s: %w", s.name, err)

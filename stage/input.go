@@ -36,8 +36,11 @@ var WalkExts = []string{".jsonl", ".ndjson", ".json"}
 
 // Expand turns command-line arguments into inputs: "-" (or no argument) is
 // stdin, a folder is walked recursively in lexical order (links to folders are
-// not followed, so a link loop cannot trap the walk), an archive (.tar,
-// .tar.gz, .tgz, .zip, .gz) gives its members, anything else is a file.
+// not followed, so a link loop cannot trap the walk), an archive (tar or
+// zip) gives its members, a compressed file (gzip, zstd, xz, bzip2) its
+// decompressed stream, anything else is a file. Files named and stdin are
+// recognised by their first bytes, whatever their name; walked files by
+// their ending (.tar.gz, .zip, .jsonl.zst, …: see suffixKinds).
 // Problems (a missing path, an unreadable folder, a refused archive member)
 // are returned beside the inputs that could be found, so that the run goes
 // on; a *Refused error is a warning, the others are I/O failures.
@@ -50,8 +53,9 @@ var WalkExts = []string{".jsonl", ".ndjson", ".json"}
 //
 // Nothing is read here but folders and archive indexes: a file that is not
 // a regular file (a pipe, /dev/fd/N) is opened once, by the reader of its
-// input. A tar or zip archive must be a regular file (it is read twice: once
-// for its index, then for its members).
+// input. A tar or zip archive named must be a regular file (it is read
+// twice: once for its index, then for its members); one on stdin is copied
+// to a temporary file first (see stdinInputs).
 //
 // The same path given twice is read twice, as cat does.
 func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
@@ -61,11 +65,15 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 	if len(args) == 0 {
 		args = []string{StdinPath}
 	}
-	var ins []Input
-	var errs []error
+	var ins, std []Input
+	var errs, stdErrs []error
 	for _, a := range args {
 		if a == StdinPath {
-			ins = append(ins, Input{Path: StdinPath, Open: func() (io.ReadCloser, error) { return stdinReader{stdin}, nil }})
+			if std == nil {
+				std, stdErrs = stdinInputs(stdin)
+				errs = append(errs, stdErrs...)
+			}
+			ins = append(ins, std...)
 			continue
 		}
 		st, err := os.Stat(a)
@@ -78,8 +86,9 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 			continue
 		}
 		if !st.IsDir() {
-			in, e := fileInputs(a)
-			if archiveOf(a) != notArchive && archiveOf(a) != kindGz {
+			k := sniffFile(a, st)
+			in, e := kindInputs(a, k)
+			if k.archive() {
 				for i := range in {
 					in[i].Walk = a // an archive is walked like a folder
 				}
@@ -124,9 +133,13 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 	return ins, errs
 }
 
-// fileInputs is the input of a file, or the members of an archive.
-func fileInputs(p string) ([]Input, []error) {
-	if k := archiveOf(p); k != notArchive {
+// fileInputs is the input of a walked file, or the members of an
+// archive, known by the file's name.
+func fileInputs(p string) ([]Input, []error) { return kindInputs(p, archiveOf(p)) }
+
+// kindInputs is the input of a file of kind k, or its members.
+func kindInputs(p string, k kind) ([]Input, []error) {
+	if k != notArchive {
 		return archiveInputs(p, k)
 	}
 	return []Input{FileInput(p)}, nil
@@ -162,12 +175,17 @@ func walkable(p string) bool {
 
 // stdinReader is standard input, which a run does not close. It is a stream
 // unless it is a regular file (`agt-parse < file`).
-type stdinReader struct{ io.Reader }
+// src is standard input itself, Reader what is read of it (its first bytes
+// were read to know it).
+type stdinReader struct {
+	io.Reader
+	src io.Reader
+}
 
 func (stdinReader) Close() error { return nil }
 
 func (s stdinReader) Stream() bool {
-	if f, ok := s.Reader.(*os.File); ok {
+	if f, ok := s.src.(*os.File); ok {
 		return IsStream(f)
 	}
 	return true

@@ -23,6 +23,8 @@ import (
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider/providertest"
+	"github.com/klauspost/compress/zstd"
+	"github.com/ulikunitz/xz"
 )
 
 // The bad-input suite: testdata/bad/*.case, one case a file. A case is a
@@ -57,6 +59,7 @@ import (
 //	text                                          (stdout is text lines, not JSON)
 //	noesc                                         (no control character in stdout or
 //	                                               stderr but \n: C0, DEL, C1, bidi)
+//	stdin-file: in.bin                            (stdin is that file, made by a gen)
 //	-- in.jsonl --                                (a name may hold folders: logs/a.jsonl)
 //	…
 //
@@ -106,6 +109,12 @@ func runBadCase(t *testing.T, file string) {
 			gens[f[0]](t, dir, f[1:]...)
 		case key == "before":
 			before(t, dir, strings.Fields(val))
+		case key == "stdin-file": // stdin is a file a gen made
+			b, err := os.ReadFile(filepath.Join(dir, val))
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdin = b
 		default:
 			want[key] = append(want[key], val)
 		}
@@ -392,6 +401,51 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 		}
 		z.Close()
 		write(t, dir, args[0], buf.Bytes())
+	},
+	// packed CODEC BOX NAME [half|bomb]: claudeLine as s.jsonl, in a BOX
+	// (log: the file itself, tar, zip), through CODEC (none, gz, zst, xz),
+	// as NAME; half: cut to its first half; bomb: 300 MB of zeros follow
+	// the line (past the 256 MiB floor of the expansion limit)
+	"packed": func(t *testing.T, dir string, args ...string) {
+		body := []byte(claudeLine + "\n")
+		if len(args) > 3 && args[3] == "bomb" {
+			body = append(body, make([]byte, 300<<20)...)
+		}
+		switch args[1] {
+		case "tar":
+			var buf bytes.Buffer
+			tw := tar.NewWriter(&buf)
+			tw.WriteHeader(&tar.Header{Name: "s.jsonl", Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg, Format: tar.FormatUSTAR})
+			tw.Write(body)
+			tw.Close()
+			body = buf.Bytes()
+		case "zip":
+			var buf bytes.Buffer
+			zw := zip.NewWriter(&buf)
+			w, _ := zw.Create("s.jsonl")
+			w.Write(body)
+			zw.Close()
+			body = buf.Bytes()
+		}
+		var buf bytes.Buffer
+		var w io.WriteCloser
+		switch args[0] {
+		case "gz":
+			w = gzip.NewWriter(&buf)
+		case "zst":
+			w, _ = zstd.NewWriter(&buf)
+		case "xz":
+			w, _ = xz.NewWriter(&buf)
+		}
+		if w != nil {
+			w.Write(body)
+			w.Close()
+			body = buf.Bytes()
+		}
+		if len(args) > 3 && args[3] == "half" {
+			body = body[:len(body)/2]
+		}
+		write(t, dir, args[2], body)
 	},
 	// loop DIR: a folder with one log and a link to itself
 	"loop": func(t *testing.T, dir string, args ...string) {

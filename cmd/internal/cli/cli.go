@@ -99,6 +99,9 @@ func newApp(io IO, name, usage, description string) *cli.App {
 // Run runs app with args (args[0] is the program name) and returns the exit
 // code. Errors are written to the app's stderr.
 func Run(ctx context.Context, app *cli.App, args []string) int {
+	if code, done := docs(app, args); done {
+		return code
+	}
 	err := app.RunContext(ctx, reorder(app, args))
 	switch {
 	case err == nil, stage.IsClosed(err):

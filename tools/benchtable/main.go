@@ -3,7 +3,7 @@
 // filter beside cat, jq and (when installed) ccusage and tokscale on the same
 // bytes, each figure the median of several runs.
 //
-//	go run ./cmd/internal/benchtable [-mib 200] [-runs 3] [-shared ../shared]
+//	go run ./tools/benchtable [-mib 200] [-runs 3] [-shared ../shared]
 package main
 
 import (
