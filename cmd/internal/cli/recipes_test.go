@@ -240,3 +240,56 @@ func checkDays(t *testing.T, who, out string, want map[string]*dayFigures) {
 		}
 	}
 }
+
+// TestDailyAgainstCcusage: the daily tokens and cost of the corpus's Claude
+// Code logs, as the cost-per-day recipe sums them, equal ccusage's daily
+// report of the same files (testdata/recipes, with its provenance), day by
+// day, to the token and to the cent.
+func TestDailyAgainstCcusage(t *testing.T) {
+	dir := filepath.Join(providertest.CorpusDir(t), "claude")
+	want, err := os.ReadFile(filepath.Join(providertest.RepoRoot(t), "testdata", "recipes", "ccusage-daily-claude.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type day struct {
+		tokens int64
+		cost   float64
+	}
+	days := map[string]*day{}
+	for _, l := range bytes.Split(bytes.TrimSpace(runApp(t, Normalize, nil, "-q", dir)), []byte("\n")) {
+		var e recipeEvent
+		if err := json.Unmarshal(l, &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Kind != "usage" || e.Usage == nil || e.Usage.Total == 0 {
+			continue
+		}
+		d := days[e.TS[:min(len(e.TS), 10)]]
+		if d == nil {
+			d = &day{}
+			days[e.TS[:min(len(e.TS), 10)]] = d
+		}
+		d.tokens += e.Usage.Total
+		if e.Usage.CostUSD != nil {
+			d.cost += *e.Usage.CostUSD
+		}
+	}
+	rows := strings.Split(strings.TrimSpace(string(want)), "\n")
+	if len(rows) < 10 || len(days) != len(rows) {
+		t.Errorf("%d days, ccusage %d", len(days), len(rows))
+	}
+	for _, r := range rows {
+		f := strings.Split(r, "\t")
+		d := days[f[0]]
+		if d == nil {
+			t.Errorf("%s: no usage, ccusage %s tokens", f[0], f[1])
+			continue
+		}
+		if got := fmt.Sprint(d.tokens); got != f[1] {
+			t.Errorf("%s: %s tokens, ccusage %s", f[0], got, f[1])
+		}
+		if got := strconv.FormatFloat(math.Round(d.cost*100)/100, 'f', -1, 64); got != f[2] {
+			t.Errorf("%s: $%s, ccusage $%s", f[0], got, f[2])
+		}
+	}
+}
