@@ -32,8 +32,9 @@ type chunk struct {
 }
 
 // Sizes of the reads ahead: a read that fills its buffer doubles the next
-// one, up to maxChunk; a quiet stream (a live run, a followed file) holds
-// one small buffer.
+// one, up to maxChunk, and one that fills less than half of it sizes the
+// next to twice what it read: a quiet stream (a live run, a followed file
+// at its end) waits in one small buffer.
 const (
 	minChunk = 4 << 10
 	maxChunk = 256 << 10
@@ -63,12 +64,15 @@ func (p *prefetch) run(r io.Reader) {
 		case buf = <-p.free:
 		default:
 		}
-		if cap(buf) < size {
-			buf = make([]byte, size)
+		if cap(buf) < size || cap(buf) > 2*size {
+			buf = make([]byte, size) // a larger one is left to the collector
 		}
 		n, err := r.Read(buf[:size])
-		if n == size && size < maxChunk {
+		switch {
+		case n == size && size < maxChunk:
 			size *= 2
+		case n < size/2: // a quiet stream waits in a small buffer
+			size = max(minChunk, 2*n)
 		}
 		if n == 0 && err == nil {
 			continue
