@@ -58,7 +58,16 @@ type Follower struct {
 	mu     sync.Mutex
 	known  map[string]bool // paths being read or read
 	notify *notifier       // set by Start
+	// catching holds a place per followed file read to its end for the
+	// first time, at most CatchUp at once: hundreds of files followed
+	// from their start are read a few at a time, as a run without -f
+	// reads them, instead of each holding its blocks in flight
+	catching chan struct{}
 }
+
+// CatchUp is how many followed files are read from their start to their
+// end at once; the others wait for a place (a file at its end holds none).
+const CatchUp = 8
 
 func (f *Follower) poll() time.Duration { return orDefault(f.Poll, DefaultPoll) }
 func (f *Follower) scan() time.Duration { return orDefault(f.Scan, DefaultScan) }
@@ -124,6 +133,7 @@ func (f *Follower) Start(ctx context.Context) (context.Context, context.CancelFu
 	ctx, cancel := context.WithCancel(ctx)
 	f.touch()
 	f.notify = newNotifier()
+	f.catching = make(chan struct{}, CatchUp)
 	context.AfterFunc(ctx, f.notify.close)
 	if f.Idle > 0 {
 		go func() {
@@ -264,6 +274,13 @@ func (f *Follower) Open(ctx context.Context, path string) (io.ReadCloser, error)
 		return file, nil // a pipe, a device: read as a stream, once
 	}
 	t := &tail{f: file, path: path, info: st, size: st.Size(), fl: f, ctx: ctx, poll: f.poll()}
+	if f.catching != nil { // started: its place to catch up (when following ends, it reads without)
+		select {
+		case f.catching <- struct{}{}:
+			t.placed.Store(true)
+		case <-ctx.Done():
+		}
+	}
 	if t.wake, t.unwatch = f.notify.watch(path); t.wake != nil {
 		t.poll = max(t.poll, WatchedPoll)
 	}
@@ -284,11 +301,31 @@ type tail struct {
 	wake  <-chan struct{} // the file changed (nil: polled only)
 	// unwatch ends the watch behind wake
 	unwatch func()
+	// placed: it holds a place in fl.catching, which it gives up once its
+	// reader waits (Idle) while it is at the end of the file (atEnd): what
+	// it read is then converted, and it holds no block
+	placed, atEnd, idle atomic.Bool
+}
+
+func (t *tail) unplace() {
+	if t.placed.CompareAndSwap(true, false) {
+		<-t.fl.catching
+	}
+}
+
+// Idle is told by the read-ahead (see prefetch) when its reader waits for
+// more, and when it no longer does.
+func (t *tail) Idle(on bool) {
+	t.idle.Store(on)
+	if on && t.atEnd.Load() {
+		t.unplace()
+	}
 }
 
 func (t *tail) Stream() bool { return true }
 
 func (t *tail) Close() error {
+	t.unplace()
 	t.unwatch()
 	return t.f.Close()
 }
@@ -323,6 +360,21 @@ func (t *tail) Read(p []byte) (int, error) {
 		}
 		t.wait()
 	}
+}
+
+// Ready waits until the file holds more than was read (or following
+// ends), so that the read-ahead takes a buffer only then (see prefetch):
+// a followed file at its end holds none. Waiting at the end, it gives up
+// its place to catch up once its reader waits too (Idle).
+func (t *tail) Ready() {
+	for t.size <= t.off && !t.final && t.ctx.Err() == nil {
+		t.atEnd.Store(true)
+		if t.idle.Load() {
+			t.unplace()
+		}
+		t.wait()
+	}
+	t.atEnd.Store(false)
 }
 
 // wait waits for the file to change (or following to end).

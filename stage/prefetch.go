@@ -22,8 +22,14 @@ type prefetch struct {
 	cur  chunk           // being taken
 	off  int             // bytes of cur taken
 	cut  <-chan struct{} // closed: the stream ends where it is
-	stop chan struct{}
-	once sync.Once
+	// idler, when the stream has one, is told when the reader waits for
+	// more (a followed file: see tail.Idle)
+	idler interface{ Idle(bool) }
+	// ready, when the stream has it, waits until there is something to
+	// read, so that no buffer is held while it waits (a followed file)
+	ready interface{ Ready() }
+	stop  chan struct{}
+	once  sync.Once
 }
 
 type chunk struct {
@@ -50,6 +56,8 @@ func newPrefetch(r io.Reader, cut <-chan struct{}) *prefetch {
 		stop: make(chan struct{}),
 		cut:  cut,
 	}
+	p.idler, _ = r.(interface{ Idle(bool) })
+	p.ready, _ = r.(interface{ Ready() })
 	go p.run(r)
 	return p
 }
@@ -59,6 +67,9 @@ func newPrefetch(r io.Reader, cut <-chan struct{}) *prefetch {
 func (p *prefetch) run(r io.Reader) {
 	size := minChunk
 	for {
+		if p.ready != nil {
+			p.ready.Ready()
+		}
 		var buf []byte
 		select {
 		case buf = <-p.free:
@@ -134,6 +145,13 @@ func (p *prefetch) next(block bool) bool {
 	}
 	if !block {
 		return false
+	}
+	for len(p.free) > 0 { // a reader that waits holds no spare buffer
+		<-p.free
+	}
+	if p.idler != nil {
+		p.idler.Idle(true)
+		defer p.idler.Idle(false)
 	}
 	select {
 	case p.cur = <-p.full:
