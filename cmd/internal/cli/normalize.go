@@ -96,11 +96,7 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 			return err
 		}
 		cfg.Transform, cfg.Prepare = n.Event, n.Prepare
-		fl, err := following(c)
-		if err != nil {
-			return err
-		}
-		inputs, failed, err := expand(c, io, cfg)
+		fl, inputs, failed, err := start(c, io, cfg)
 		if err != nil {
 			return err
 		}

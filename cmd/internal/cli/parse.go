@@ -6,6 +6,7 @@ import (
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/stage"
 	"github.com/urfave/cli/v2"
 )
 
@@ -21,6 +22,17 @@ func inputFlags() []cli.Flag {
 		&cli.StringFlag{Name: "max-doc", Value: "1GiB", Usage: "largest `SIZE` of a whole JSON document read (a pretty-printed file); a larger one is an error, exit 1"},
 		discoverFlag,
 	}
+}
+
+// start reads what agt-parse, agt-normalize and agt-streamlog share after
+// their own flags: -f, and the inputs (see expand).
+func start(c *cli.Context, io IO, cfg provider.Config) (*stage.Follower, []stage.Input, bool, error) {
+	fl, err := following(c)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	inputs, failed, err := expand(c, io, cfg)
+	return fl, inputs, failed, err
 }
 
 // maxJobs bounds -j.
@@ -87,11 +99,7 @@ Exit status: 0 done (data errors are reported, not fatal; or following ended),
 		if err != nil {
 			return err
 		}
-		fl, err := following(c)
-		if err != nil {
-			return err
-		}
-		inputs, failed, err := expand(c, io, cfg)
+		fl, inputs, failed, err := start(c, io, cfg)
 		if err != nil {
 			return err
 		}
