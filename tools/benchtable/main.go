@@ -36,12 +36,18 @@ type step struct {
 	name string
 	args []string
 	env  []string
+	// fresh is a folder the step writes: removed before each run, outside
+	// the timing (and the disk synced, so that the removal's own work
+	// is not timed either)
+	fresh string
+	stdin string // a file the step reads as its standard input
 }
 
 // result is one measured run.
 type result struct {
 	wall time.Duration
-	rss  int64 // KiB, summed over the pipeline's processes
+	cpu  time.Duration // user and system time, summed over the pipeline's processes
+	rss  int64         // KiB, summed over the pipeline's processes
 }
 
 func run(mib, runs int, shared, cache string) error {
@@ -66,6 +72,15 @@ func run(mib, runs int, shared, cache string) error {
 		dir := filepath.Join(tree, p)
 		files, size := logFiles(dir)
 		out := filepath.Join(cache, "out")
+		// the events of the tree, raw and normalized, for the pipe's later
+		// processes timed alone (not timed themselves)
+		events, normalized := filepath.Join(cache, p+".events.jsonl"), filepath.Join(cache, p+".normalized.jsonl")
+		if err := save(events, "", agt("agt-parse"), "-q", dir); err != nil {
+			return err
+		}
+		if err := save(normalized, events, agt("agt-normalize"), "-q"); err != nil {
+			return err
+		}
 		rows := []struct {
 			name  string
 			steps []step
@@ -75,7 +90,9 @@ func run(mib, runs int, shared, cache string) error {
 			{"agt-parse", []step{{name: agt("agt-parse"), args: []string{"-q", dir}}}},
 			{"agt-normalize (fused)", []step{{name: agt("agt-normalize"), args: []string{"-q", dir}}}},
 			{"agt-transcript (fused, stdout)", []step{{name: agt("agt-transcript"), args: []string{"-q", dir}}}},
-			{"agt-transcript -o (fused, batch)", []step{{name: "sh", args: []string{"-c", "rm -rf " + out + " && exec " + agt("agt-transcript") + " -q -o " + out + " " + dir}}}},
+			{"agt-transcript -o (fused, batch)", []step{{name: agt("agt-transcript"), args: []string{"-q", "-o", out, dir}, fresh: out}}},
+			{"agt-normalize < events", []step{{name: agt("agt-normalize"), args: []string{"-q"}, stdin: events}}},
+			{"agt-transcript < normalized events", []step{{name: agt("agt-transcript"), args: []string{"-q"}, stdin: normalized}}},
 			{"parse | normalize | transcript", []step{{name: agt("agt-parse"), args: []string{"-q", dir}}, {name: agt("agt-normalize"), args: []string{"-q"}}, {name: agt("agt-transcript"), args: []string{"-q"}}}},
 		}
 		if ccusage != "" {
@@ -95,8 +112,8 @@ func run(mib, runs int, shared, cache string) error {
 			}{"tokscale", []step{{name: tokscale, args: []string{"--home", filepath.Join(tree, "home"), "--json"}}}})
 		}
 		fmt.Printf("\n%s tree: %d files, %.1f MB (median of %d runs; RSS summed over a pipeline's processes)\n\n", p, len(files), float64(size)/1e6, runs)
-		fmt.Printf("| %-34s | %8s | %9s | %9s | %7s | %10s |\n", "tool", "seconds", "MB/s", "peak RSS", "× jq", "× ccusage")
-		fmt.Printf("|%s|%s|%s|%s|%s|%s|\n", strings.Repeat("-", 36), strings.Repeat("-", 10), strings.Repeat("-", 11), strings.Repeat("-", 11), strings.Repeat("-", 9), strings.Repeat("-", 12))
+		fmt.Printf("| %-34s | %8s | %6s | %9s | %9s | %7s | %10s |\n", "tool", "seconds", "CPU s", "MB/s", "peak RSS", "× jq", "× ccusage")
+		fmt.Printf("|%s|%s|%s|%s|%s|%s|%s|\n", strings.Repeat("-", 36), strings.Repeat("-", 10), strings.Repeat("-", 8), strings.Repeat("-", 11), strings.Repeat("-", 11), strings.Repeat("-", 9), strings.Repeat("-", 12))
 		var jq, cc float64
 		type line struct {
 			name string
@@ -118,9 +135,16 @@ func run(mib, runs int, shared, cache string) error {
 				cc = rate
 			}
 		}
+		named := map[string]result{}
 		for _, l := range lines {
+			named[l.name] = l.r
 			rate := float64(size) / 1e6 / l.r.wall.Seconds()
-			fmt.Printf("| %-34s | %8.2f | %9.1f | %6.0f MB | %7s | %10s |\n", l.name, l.r.wall.Seconds(), rate, float64(l.r.rss)/1024, ratio(rate, jq), ratio(rate, cc))
+			fmt.Printf("| %-34s | %8.2f | %6.2f | %9.1f | %6.0f MB | %7s | %10s |\n", l.name, l.r.wall.Seconds(), l.r.cpu.Seconds(), rate, float64(l.r.rss)/1024, ratio(rate, jq), ratio(rate, cc))
+		}
+		pipe, okp := named["parse | normalize | transcript"]
+		fused, okf := named["agt-transcript (fused, stdout)"]
+		if okp && okf {
+			fmt.Printf("\npipe ÷ fused: time %.2f×, CPU %.2f×, summed RSS %.2f×\n", pipe.wall.Seconds()/fused.wall.Seconds(), pipe.cpu.Seconds()/fused.cpu.Seconds(), float64(pipe.rss)/float64(fused.rss))
 		}
 	}
 	return nil
@@ -155,6 +179,14 @@ func logFiles(dir string) ([]string, int64) {
 func measure(steps []step, runs int) (result, error) {
 	var rs []result
 	for i := 0; i < runs; i++ {
+		for _, s := range steps {
+			if s.fresh != "" {
+				if err := os.RemoveAll(s.fresh); err != nil {
+					return result{}, err
+				}
+				syscall.Sync()
+			}
+		}
 		r, err := once(steps)
 		if err != nil {
 			return r, err
@@ -165,6 +197,8 @@ func measure(steps []step, runs int) (result, error) {
 	med := rs[len(rs)/2]
 	sort.Slice(rs, func(i, j int) bool { return rs[i].rss < rs[j].rss })
 	med.rss = rs[len(rs)/2].rss
+	sort.Slice(rs, func(i, j int) bool { return rs[i].cpu < rs[j].cpu })
+	med.cpu = rs[len(rs)/2].cpu
 	return med, nil
 }
 
@@ -174,6 +208,14 @@ func once(steps []step) (result, error) {
 		cmds[i] = exec.Command(s.name, s.args...)
 		cmds[i].Env = append(os.Environ(), s.env...)
 		cmds[i].Stderr = io.Discard
+		if s.stdin != "" {
+			f, err := os.Open(s.stdin)
+			if err != nil {
+				return result{}, err
+			}
+			defer f.Close()
+			cmds[i].Stdin = f
+		}
 	}
 	for i := 1; i < len(cmds); i++ {
 		r, err := cmds[i-1].StdoutPipe()
@@ -190,6 +232,7 @@ func once(steps []step) (result, error) {
 		}
 	}
 	var rss int64
+	var cpu time.Duration
 	var first error
 	for _, c := range cmds {
 		if err := c.Wait(); err != nil && first == nil {
@@ -198,8 +241,34 @@ func once(steps []step) (result, error) {
 		if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
 			rss += ru.Maxrss
 		}
+		cpu += c.ProcessState.UserTime() + c.ProcessState.SystemTime()
 	}
-	return result{time.Since(start), rss}, first
+	return result{time.Since(start), cpu, rss}, first
+}
+
+// save writes what a command prints to file (reading in, when set).
+func save(file, in string, name string, args ...string) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	cmd := exec.Command(name, args...)
+	cmd.Stdout = f
+	if in != "" {
+		r, err := os.Open(in)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		cmd.Stdin = r
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s: %v\n%s", name, err, stderr.String())
+	}
+	return f.Close()
 }
 
 // findCCUsage finds ccusage 20 on PATH, or installs it from the npm
