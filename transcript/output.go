@@ -153,6 +153,12 @@ type Export struct {
 // the name in the index) gets "~<hash of its unit>" before the ending. A
 // unit is recorded in the index when all of its files are in place and it
 // had no read error.
+//
+// A session's files are encoded and written by writer goroutines (on a
+// busy or remote disk, creating a file costs as much as encoding it), so
+// that the run goes on meanwhile; units are recorded in the index in their
+// order, once their files are in place. A write error is returned by a
+// later Flush, or by Close, which waits for every file.
 type Dir struct {
 	StreamLog string // LogOff, LogRaw or LogSummary
 	// Exports are written beside each transcript, after it: the same
@@ -171,15 +177,38 @@ type Dir struct {
 	seq     atomic.Int64
 	dirs    map[string]error
 	written map[string]string // nameKey(transcript path) → unit, this run
-	unit    string            // the unit under way and its files
-	files   []IndexFile
-	started bool
-	broken  bool     // a write of the unit under way failed
-	session string   // the session being written
-	members []string // the other units of the group under way
-	next    []string // the units of the group about to be flushed
+	cur     *unitFiles        // the unit under way
+	ended   []*unitFiles      // units ended, recorded once their files are in place
+	session string            // the session being written
+	next    []string          // the units of the group about to be flushed
 	count   int
+
+	work    chan *fileJob
+	writers sync.WaitGroup
+	err     error // the first write error, until returned
 }
+
+// unitFiles are the files of one unit and the other units of its group.
+type unitFiles struct {
+	unit    string
+	members []string
+	jobs    []*fileJob
+	broken  bool // a file of the unit could not be made
+}
+
+// fileJob is a file for the writers: its content, and once done (closed)
+// its record or the error that kept it from its place.
+type fileJob struct {
+	name, tmp, session string
+	fill               func(io.Writer) error
+	file               IndexFile
+	err                error
+	done               chan struct{}
+}
+
+// dirWriters is the number of writers; as many files may wait for them
+// before the run waits.
+const dirWriters = 2
 
 // OpenDir opens the output folder root (which must exist) for a run that
 // records what it writes in ix (nil: no index).
@@ -188,7 +217,13 @@ func OpenDir(root, streamLog string, ix *Index) (*Dir, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Dir{StreamLog: streamLog, path: root, root: r, ix: ix, run: RunTag(), dirs: map[string]error{}, written: map[string]string{}}, nil
+	d := &Dir{StreamLog: streamLog, path: root, root: r, ix: ix, run: RunTag(), dirs: map[string]error{}, written: map[string]string{},
+		work: make(chan *fileJob, dirWriters)}
+	d.writers.Add(dirWriters)
+	for range dirWriters {
+		go d.writer()
+	}
+	return d, nil
 }
 
 // RunTag is a random tag for the temporary files of one run.
@@ -203,18 +238,18 @@ func (d *Dir) Transcripts() int { return d.count }
 
 // Flush writes one session.
 func (d *Dir) Flush(unit string, t *Transcript, events []agt.Event) error {
-	if !d.started || unit != d.unit {
-		d.commit()
-		d.unit, d.started, d.files, d.broken, d.members = unit, true, nil, false, nil
+	if d.cur == nil || unit != d.cur.unit {
+		d.end()
+		d.cur = &unitFiles{unit: unit}
 		if len(d.next) > 0 && d.next[0] == unit {
-			d.members = d.next[1:]
+			d.cur.members = d.next[1:]
 		}
 	}
 	if err := d.flush(unit, t, events); err != nil {
-		d.broken = true
+		d.cur.broken = true
 		return err
 	}
-	return nil
+	return d.record(false)
 }
 
 func (d *Dir) flush(unit string, t *Transcript, events []agt.Event) error {
@@ -229,7 +264,6 @@ func (d *Dir) flush(unit string, t *Transcript, events []agt.Event) error {
 		return err
 	}
 	d.written[nameKey(base+ExtTranscript)] = unit
-	d.count++
 	for _, e := range d.Exports {
 		if err := d.write(base+e.Ext, func(w io.Writer) error { return e.Write(w, t) }); err != nil {
 			return err
@@ -264,10 +298,18 @@ func (d *Dir) flush(unit string, t *Transcript, events []agt.Event) error {
 	return nil
 }
 
-// Close records the last unit and closes the folder.
+// Close waits for the files being written, records the units not yet
+// recorded and closes the folder. It returns the first write error not yet
+// returned.
 func (d *Dir) Close() error {
-	d.commit()
-	return d.root.Close()
+	d.end()
+	err := d.record(true)
+	close(d.work)
+	d.writers.Wait()
+	if cerr := d.root.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Group is told the units of the group whose sessions come next (the
@@ -275,19 +317,71 @@ func (d *Dir) Close() error {
 // re-run skips or converts them together.
 func (d *Dir) Group(units []string) { d.next = units }
 
-// commit records the unit under way in the index, with the other units of
-// its group.
-func (d *Dir) commit() {
-	if !d.started || d.ix == nil || len(d.files) == 0 {
+// end ends the unit under way: it is recorded once its files are written.
+func (d *Dir) end() {
+	if d.cur != nil {
+		d.ended = append(d.ended, d.cur)
+		d.cur = nil
+	}
+}
+
+// record records the ended units whose files are all written, in their
+// order (all: every ended unit, waiting for its files), and returns the
+// first write error not yet returned.
+func (d *Dir) record(all bool) error {
+	for len(d.ended) > 0 {
+		u := d.ended[0]
+		if !all && !u.written() {
+			break
+		}
+		d.ended = d.ended[1:]
+		d.commit(u)
+	}
+	err := d.err
+	d.err = nil
+	return err
+}
+
+// written tells whether the unit's files are all written (or failed).
+func (u *unitFiles) written() bool {
+	for _, j := range u.jobs {
+		select {
+		case <-j.done:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// commit records u in the index, with the other units of its group, once
+// its files are written.
+func (d *Dir) commit(u *unitFiles) {
+	ok := !u.broken
+	var files []IndexFile
+	for _, j := range u.jobs {
+		<-j.done
+		if j.err != nil {
+			ok = false
+			if d.err == nil {
+				d.err = j.err
+			}
+			continue
+		}
+		files = append(files, j.file)
+		if strings.HasSuffix(j.name, ExtTranscript) {
+			d.count++
+		}
+	}
+	if d.ix == nil || len(files) == 0 {
 		return
 	}
-	ok := !d.broken
-	for _, u := range append([]string{d.unit}, d.members...) {
-		if d.Failed != nil && d.Failed(u) {
+	for _, m := range append([]string{u.unit}, u.members...) {
+		if d.Failed != nil && d.Failed(m) {
 			ok = false
 		}
 	}
-	d.ix.Done(d.unit, d.files, ok, d.members)
+	d.ix.Done(u.unit, files, ok, u.members)
 	d.ix.saveSoon(d)
 }
 
@@ -330,7 +424,7 @@ func (d *Dir) pick(unit, prov, stem, session string) string {
 			return u, true
 		}
 		if d.ix != nil {
-			if u, s := d.ix.OwnerSession(p); u != "" && u != unit && (s == "" || s != session || !slices.Contains(d.members, u)) {
+			if u, s := d.ix.OwnerSession(p); u != "" && u != unit && (s == "" || s != session || !slices.Contains(d.cur.members, u)) {
 				return u, true
 			}
 		}
@@ -368,19 +462,34 @@ func printable(s string) string {
 	return s
 }
 
-// write writes name (relative to DIR) with what fill writes, through a
-// temporary file and a rename, and notes it for the unit's record.
+// write hands name (relative to DIR) and what fills it to the writers,
+// which write it through a temporary file and a rename; the unit's record
+// notes it. What fill reads (the session's transcript and events) must not
+// change until the file is written.
 func (d *Dir) write(name string, fill func(io.Writer) error) error {
 	if !filepath.IsLocal(name) || strings.Count(name, "/") != 1 {
 		return fmt.Errorf("%s: refused: not a file of a provider folder of %s", name, d.path)
 	}
-	sum := sha256.New()
-	n, err := writeAtomic(d.root, name, d.tempName(name), func(w io.Writer) error { return fill(io.MultiWriter(w, sum)) })
-	if err != nil {
-		return fmt.Errorf("%s: %w", filepath.Join(d.path, name), unwrapPath(err))
-	}
-	d.files = append(d.files, IndexFile{Path: name, Size: n, SHA256: hex.EncodeToString(sum.Sum(nil)), Session: d.session})
+	j := &fileJob{name: name, tmp: d.tempName(name), session: d.session, fill: fill, done: make(chan struct{})}
+	d.cur.jobs = append(d.cur.jobs, j)
+	d.work <- j
 	return nil
+}
+
+// writer writes the files handed to it.
+func (d *Dir) writer() {
+	defer d.writers.Done()
+	for j := range d.work {
+		sum := sha256.New()
+		n, err := writeAtomic(d.root, j.name, j.tmp, func(w io.Writer) error { return j.fill(io.MultiWriter(w, sum)) })
+		if err != nil {
+			j.err = fmt.Errorf("%s: %w", filepath.Join(d.path, j.name), unwrapPath(err))
+		} else {
+			j.file = IndexFile{Path: j.name, Size: n, SHA256: hex.EncodeToString(sum.Sum(nil)), Session: j.session}
+		}
+		j.fill = nil
+		close(j.done)
+	}
 }
 
 // tempName is the name of a temporary file for name: hidden, tagged with

@@ -1,11 +1,14 @@
 package transcript
 
 import (
+	"errors"
+	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/agt-project/agt/stage"
@@ -128,4 +131,94 @@ func TestDirRecords(t *testing.T) {
 	if o := again.Owner("claude/badwrite.transcript.jsonl"); o != inputs["badwrite"].Path {
 		t.Errorf("owner of a failed unit's file: %q", o)
 	}
+}
+
+// TestDirWritesBehind: Flush hands a session's files to the writers and
+// returns before they are written, so that the run goes on while a slow
+// disk creates them; a unit is recorded only once its files are in place,
+// in input order; a file that fails is reported by a later Flush or by
+// Close, leaves no temporary file, and its unit is not recorded as done.
+func TestDirWritesBehind(t *testing.T) {
+	in := t.TempDir()
+	inputs := map[string]stage.Input{}
+	for _, u := range []string{"slow", "next", "failing"} {
+		p := filepath.Join(in, u+".jsonl")
+		os.WriteFile(p, []byte("{}\n"), 0o644)
+		inputs[u] = stage.FileInput(p)
+	}
+	out := t.TempDir()
+	ix, err := LoadIndex(out, "salt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range inputs {
+		ix.Fresh(in.Path, []stage.Input{in})
+	}
+	d, err := OpenDir(out, LogOff, ix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	d.Exports = []Export{{Ext: ".x.json", Write: func(w io.Writer, tr *Transcript) error {
+		switch tr.Session {
+		case "slow":
+			<-release // a disk that takes its time
+		case "failing":
+			return errors.New("no room")
+		}
+		_, err := io.WriteString(w, tr.Session)
+		return err
+	}}}
+	flush := func(u string) error {
+		return d.Flush(inputs[u].Path, &Transcript{Schema: Schema, Session: u, NativeSession: u, Provider: "claude"}, nil)
+	}
+	returned := make(chan error, 1)
+	go func() { returned <- flush("slow") }()
+	select {
+	case err := <-returned:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Flush waited for its files to be written")
+	}
+	if err := flush("next"); err != nil {
+		t.Fatal(err)
+	}
+	if e := ix.Units[inputs["slow"].Path]; len(e.Files) > 0 {
+		t.Errorf("a unit recorded before its files are written: %+v", e)
+	}
+	close(release)
+	if err := flush("failing"); err != nil {
+		t.Fatal(err) // its export is written behind: the failure comes later
+	}
+	err = d.Close()
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(out, "claude", "failing.x.json")) || !strings.Contains(err.Error(), "no room") {
+		t.Fatalf("Close: %v, want the failing file named", err)
+	}
+	if err := ix.Save(); err != nil {
+		t.Fatal(err)
+	}
+	for u, want := range map[string]bool{"slow": true, "next": true, "failing": false} {
+		e := ix.Units[inputs[u].Path]
+		if len(e.Files) == 0 || (e.Fingerprint != "") != want {
+			t.Errorf("%s: recorded %+v, want done %v", u, e, want)
+		}
+	}
+	names, _ := filepath.Glob(filepath.Join(out, "claude", "*"))
+	var got []string
+	for _, n := range names {
+		got = append(got, filepath.Base(n))
+	}
+	want := "failing.transcript.jsonl next.transcript.jsonl next.x.json slow.transcript.jsonl slow.x.json"
+	if strings.Join(got, " ") != want {
+		t.Errorf("files %q, want %q (no temporary file left)", strings.Join(got, " "), want)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "claude", "slow.x.json")); string(b) != "slow" {
+		t.Errorf("slow.x.json holds %q", b)
+	}
+	if d.Transcripts() != 3 {
+		t.Errorf("%d transcripts counted, want 3", d.Transcripts())
+	}
+	ix.Close()
 }
