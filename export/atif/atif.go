@@ -111,8 +111,7 @@ var sources = map[string]string{
 
 // Write writes t as one ATIF document on one line.
 func Write(w io.Writer, t *transcript.Transcript) error {
-	_, err := w.Write(transcript.AppendJSON(nil, Of(t)))
-	return err
+	return export.WriteJSON(w, Of(t))
 }
 
 // Of is the trajectory of t.
@@ -122,10 +121,7 @@ func Of(t *transcript.Transcript) *Trajectory {
 	if version == "" {
 		version = "unknown"
 	}
-	id := t.NativeSession
-	if id == "" {
-		id = t.Session
-	}
+	id := export.SessionID(t)
 	tr := &Trajectory{
 		SchemaVersion: Version,
 		SessionID:     id,

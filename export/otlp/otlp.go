@@ -153,8 +153,7 @@ func Vendor(model, provider string) string {
 
 // Write writes t as one ExportTraceServiceRequest on one line.
 func Write(w io.Writer, t *transcript.Transcript) error {
-	_, err := w.Write(transcript.AppendJSON(nil, Of(t)))
-	return err
+	return export.WriteJSON(w, Of(t))
 }
 
 // trace builds the spans of one session.
