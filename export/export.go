@@ -59,12 +59,12 @@ func Convs(t *transcript.Transcript) []Conv {
 }
 
 // Unattributed is the usage of c that no message carries (a session total
-// some logs give instead of, or beside, per-call usage), and its cost; ok is
-// false when there is none.
-func Unattributed(c *Conv) (u agt.Usage, cost *float64, ok bool) {
+// some logs give instead of, or beside, per-call usage), with its cost; ok
+// is false when there is none.
+func Unattributed(c *Conv) (u agt.Usage, ok bool) {
 	u = c.Usage
-	u.CostUSD, u.NativeCostUSD = nil, nil
-	cost = c.CostUSD
+	u.NativeCostUSD = nil
+	cost := c.CostUSD
 	for i := range c.Messages {
 		if mu := c.Messages[i].Usage; mu != nil {
 			sub(&u, mu)
@@ -76,7 +76,8 @@ func Unattributed(c *Conv) (u agt.Usage, cost *float64, ok bool) {
 	if !ok || cost != nil && *cost == 0 {
 		cost = nil
 	}
-	return u, cost, ok
+	u.CostUSD = cost
+	return u, ok
 }
 
 func sub(u, v *agt.Usage) {

@@ -292,7 +292,7 @@ func checkATIF(t *testing.T, name string, tr *transcript.Transcript, b []byte) {
 				steps.add(sums{prompt: m.PromptTokens, output: m.CompletionTokens, cacheRead: m.CachedTokens})
 			}
 		}
-		if u, _, ok := export.Unattributed(&c); ok {
+		if u, ok := export.Unattributed(&c); ok {
 			s := sumsOf(&u)
 			s.cacheWrite = 0
 			steps.add(s)
@@ -446,7 +446,7 @@ func checkAgentV(t *testing.T, name string, tr *transcript.Transcript, b []byte)
 	var got sums
 	for _, c := range export.Convs(tr) {
 		msgs += len(c.Messages)
-		if u, _, ok := export.Unattributed(&c); ok {
+		if u, ok := export.Unattributed(&c); ok {
 			got.add(sums{prompt: export.Prompt(&u), output: u.Output, cacheRead: u.CacheRead})
 		}
 	}

@@ -231,8 +231,7 @@ func (tr *trace) agent(c *export.Conv, parent, place string) string {
 			prev = m.TS
 		}
 	}
-	if u, cost, ok := export.Unattributed(c); ok {
-		u.CostUSD = cost
+	if u, ok := export.Unattributed(c); ok {
 		tr.chat(c, c.Model, &u, c.EndedAt, c.EndedAt, id, place+"/rest", "session")
 	}
 	return id
