@@ -99,20 +99,7 @@ func TestGolden(t *testing.T) {
 		trs := decode(t, b)
 		for _, f := range formats {
 			got := render(t, f, trs, func(*transcript.Transcript) string { return base + f.ext })
-			golden := filepath.Join(root, "testdata", "export", base+f.ext)
-			if *providertest.Update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("%s differs from its golden file (rerun with -update if the change is intended)", golden)
-			}
+			providertest.Golden(t, got, filepath.Join(root, "testdata", "export", base+f.ext))
 		}
 	}
 }
