@@ -1,9 +1,6 @@
 package export_test
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,15 +54,9 @@ func agentvReader(t *testing.T, skill string, paths ...string) ([]*transcript.Tr
 	if err != nil {
 		t.Fatalf("check.mjs: %v", err)
 	}
-	var entries []agentvEntry
-	sc := bufio.NewScanner(bytes.NewReader(read))
-	sc.Buffer(nil, 1<<30)
-	for sc.Scan() {
-		var e agentvEntry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatal(err)
-		}
-		entries = append(entries, e)
+	entries, err := jsonLines[agentvEntry](read)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return decode(t, out), entries
 }

@@ -2,10 +2,12 @@
 // other formats share (the packages below it: atif, otlp, agentv): its
 // conversations (the session's and each subagent's) with their own usage
 // and cost, the usage no model call carries, prompt token counts as the
-// other formats count them, and the agents' display names.
+// other formats count them, the agents' display names, the session id they
+// carry and the writing of one document as a JSON line.
 package export
 
 import (
+	"io"
 	"math"
 
 	"github.com/agt-project/agt"
@@ -21,6 +23,21 @@ type Conv struct {
 	Messages  []transcript.Message
 	Usage     agt.Usage // this conversation's alone
 	CostUSD   *float64
+}
+
+// SessionID is the session's id in the other formats: the agent's own (the
+// native session id), else agt's.
+func SessionID(t *transcript.Transcript) string {
+	if t.NativeSession != "" {
+		return t.NativeSession
+	}
+	return t.Session
+}
+
+// WriteJSON writes v as one JSON document on one line.
+func WriteJSON(w io.Writer, v any) error {
+	_, err := w.Write(transcript.AppendJSON(nil, v))
+	return err
 }
 
 // Main is whether c is the session's own conversation.
@@ -42,12 +59,12 @@ func Convs(t *transcript.Transcript) []Conv {
 }
 
 // Unattributed is the usage of c that no message carries (a session total
-// some logs give instead of, or beside, per-call usage), and its cost; ok is
-// false when there is none.
-func Unattributed(c *Conv) (u agt.Usage, cost *float64, ok bool) {
+// some logs give instead of, or beside, per-call usage), with its cost; ok
+// is false when there is none.
+func Unattributed(c *Conv) (u agt.Usage, ok bool) {
 	u = c.Usage
-	u.CostUSD, u.NativeCostUSD = nil, nil
-	cost = c.CostUSD
+	u.NativeCostUSD = nil
+	cost := c.CostUSD
 	for i := range c.Messages {
 		if mu := c.Messages[i].Usage; mu != nil {
 			sub(&u, mu)
@@ -59,7 +76,8 @@ func Unattributed(c *Conv) (u agt.Usage, cost *float64, ok bool) {
 	if !ok || cost != nil && *cost == 0 {
 		cost = nil
 	}
-	return u, cost, ok
+	u.CostUSD = cost
+	return u, ok
 }
 
 func sub(u, v *agt.Usage) {

@@ -25,32 +25,60 @@ import (
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
 
-// formats are the exports, each with its checker.
-var formats = []struct {
+// format is an export with its checker.
+type format struct {
 	name  string
 	ext   string
 	write func(w *bytes.Buffer, t *transcript.Transcript) error
 	check func(t *testing.T, name string, tr *transcript.Transcript, b []byte)
-}{
+}
+
+// formats are the exports.
+var formats = []format{
 	{"atif", atif.Ext, func(w *bytes.Buffer, t *transcript.Transcript) error { return atif.Write(w, t) }, checkATIF},
 	{"otlp", otlp.Ext, func(w *bytes.Buffer, t *transcript.Transcript) error { return otlp.Write(w, t) }, checkOTLP},
 	{"agentv", agentv.Ext, func(w *bytes.Buffer, t *transcript.Transcript) error { return agentv.Write(w, t) }, checkAgentV},
 }
 
-// decode reads transcript lines.
-func decode(t *testing.T, b []byte) []*transcript.Transcript {
-	t.Helper()
-	var out []*transcript.Transcript
+// jsonLines reads a value of each line of b.
+func jsonLines[T any](b []byte) ([]T, error) {
+	var out []T
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(nil, 1<<30)
 	for sc.Scan() {
-		tr := new(transcript.Transcript)
-		if err := json.Unmarshal(sc.Bytes(), tr); err != nil {
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// decode reads transcript lines.
+func decode(t testing.TB, b []byte) []*transcript.Transcript {
+	t.Helper()
+	trs, err := jsonLines[*transcript.Transcript](b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return trs
+}
+
+// render renders each of trs in f, checks each rendering (name names it)
+// and returns them all.
+func render(t *testing.T, f format, trs []*transcript.Transcript, name func(*transcript.Transcript) string) []byte {
+	t.Helper()
+	var all bytes.Buffer
+	for _, tr := range trs {
+		var one bytes.Buffer
+		if err := f.write(&one, tr); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, tr)
+		f.check(t, name(tr), tr, one.Bytes())
+		all.Write(one.Bytes())
 	}
-	return out
+	return all.Bytes()
 }
 
 // TestGolden renders the golden transcripts of every provider (real
@@ -70,29 +98,8 @@ func TestGolden(t *testing.T) {
 		base := strings.TrimSuffix(filepath.Base(in), transcript.ExtTranscript)
 		trs := decode(t, b)
 		for _, f := range formats {
-			var got bytes.Buffer
-			for _, tr := range trs {
-				var one bytes.Buffer
-				if err := f.write(&one, tr); err != nil {
-					t.Fatal(err)
-				}
-				f.check(t, base+f.ext, tr, one.Bytes())
-				got.Write(one.Bytes())
-			}
-			golden := filepath.Join(root, "testdata", "export", base+f.ext)
-			if *providertest.Update {
-				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("%s differs from its golden file (rerun with -update if the change is intended)", golden)
-			}
+			got := render(t, f, trs, func(*transcript.Transcript) string { return base + f.ext })
+			providertest.Golden(t, got, filepath.Join(root, "testdata", "export", base+f.ext))
 		}
 	}
 }
@@ -156,20 +163,12 @@ func TestCorpus(t *testing.T) {
 			t.Fatalf("%s: no session", p)
 		}
 		for _, f := range formats {
-			var all bytes.Buffer
-			for _, tr := range trs {
-				var one bytes.Buffer
-				if err := f.write(&one, tr); err != nil {
-					t.Fatal(err)
-				}
-				f.check(t, p+"/"+tr.NativeSession+f.ext, tr, one.Bytes())
-				all.Write(one.Bytes())
-			}
+			all := render(t, f, trs, func(tr *transcript.Transcript) string { return p + "/" + tr.NativeSession + f.ext })
 			cli, err := exec.Command(bin, "-q", "--format", f.name, dir).Output()
 			if err != nil {
 				t.Fatalf("%s --format %s: %v", p, f.name, err)
 			}
-			if !bytes.Equal(cli, all.Bytes()) {
+			if !bytes.Equal(cli, all) {
 				t.Errorf("%s: agt-transcript --format %s differs from the renderer", p, f.name)
 			}
 		}
@@ -292,7 +291,7 @@ func checkATIF(t *testing.T, name string, tr *transcript.Transcript, b []byte) {
 				steps.add(sums{prompt: m.PromptTokens, output: m.CompletionTokens, cacheRead: m.CachedTokens})
 			}
 		}
-		if u, _, ok := export.Unattributed(&c); ok {
+		if u, ok := export.Unattributed(&c); ok {
 			s := sumsOf(&u)
 			s.cacheWrite = 0
 			steps.add(s)
@@ -432,21 +431,15 @@ func checkOTLP(t *testing.T, name string, tr *transcript.Transcript, b []byte) {
 // carries) sums to the totals, and the tool calls are the transcript's.
 func checkAgentV(t *testing.T, name string, tr *transcript.Transcript, b []byte) {
 	t.Helper()
-	var rows []agentv.Row
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(nil, 1<<30)
-	for sc.Scan() {
-		var r agentv.Row
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		rows = append(rows, r)
+	rows, err := jsonLines[agentv.Row](b)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
 	}
 	var msgs int
 	var got sums
 	for _, c := range export.Convs(tr) {
 		msgs += len(c.Messages)
-		if u, _, ok := export.Unattributed(&c); ok {
+		if u, ok := export.Unattributed(&c); ok {
 			got.add(sums{prompt: export.Prompt(&u), output: u.Output, cacheRead: u.CacheRead})
 		}
 	}
@@ -492,13 +485,7 @@ func BenchmarkExports(b *testing.B) {
 			b.Fatal(err)
 		}
 		size += int64(len(data))
-		for line := range bytes.SplitSeq(bytes.TrimSpace(data), []byte{'\n'}) {
-			tr := new(transcript.Transcript)
-			if err := json.Unmarshal(line, tr); err != nil {
-				b.Fatal(err)
-			}
-			trs = append(trs, tr)
-		}
+		trs = append(trs, decode(b, data)...)
 	}
 	for _, f := range formats {
 		b.Run(f.name, func(b *testing.B) {

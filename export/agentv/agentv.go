@@ -94,10 +94,7 @@ func Write(w io.Writer, t *transcript.Transcript) error {
 
 // Rows are t's rows.
 func Rows(t *transcript.Transcript) []Row {
-	id := t.NativeSession
-	if id == "" {
-		id = t.Session
-	}
+	id := export.SessionID(t)
 	src := Source{Kind: "agt", Provider: t.Provider, SessionID: id, Format: t.Format, Model: t.Model, Timestamp: t.StartedAt,
 		GitBranch: t.GitBranch, Cwd: t.Cwd, Version: t.Version}
 	total := usage(&t.Usage)

@@ -111,53 +111,44 @@ var sources = map[string]string{
 
 // Write writes t as one ATIF document on one line.
 func Write(w io.Writer, t *transcript.Transcript) error {
-	_, err := w.Write(transcript.AppendJSON(nil, Of(t)))
-	return err
+	return export.WriteJSON(w, Of(t))
 }
 
 // Of is the trajectory of t.
 func Of(t *transcript.Transcript) *Trajectory {
 	convs := export.Convs(t)
-	version := t.Version
-	if version == "" {
-		version = "unknown"
+	agent := Agent{Name: export.Agent(t.Provider), Version: t.Version}
+	if agent.Version == "" {
+		agent.Version = "unknown"
 	}
-	id := t.NativeSession
-	if id == "" {
-		id = t.Session
-	}
-	tr := &Trajectory{
-		SchemaVersion: Version,
-		SessionID:     id,
-		Agent:         Agent{Name: export.Agent(t.Provider), Version: version, ModelName: t.Model},
-		Steps:         steps(&convs[0]),
-		Extra:         map[string]any{"agt_session": t.Session, "provider": t.Provider, "format": t.Format},
-	}
-	tr.FinalMetrics = final(&t.Usage, t.CostUSD, len(tr.Steps))
+	id := export.SessionID(t)
+	tr := trajectory(&convs[0], agent, &t.Usage, t.CostUSD)
+	tr.SessionID = id
+	tr.Extra = map[string]any{"agt_session": t.Session, "provider": t.Provider, "format": t.Format}
 	for i := range convs[1:] {
 		c := &convs[1+i]
-		sub := Trajectory{
-			SchemaVersion: Version,
-			TrajectoryID:  id + "/" + c.Stream,
-			Agent:         Agent{Name: export.Agent(t.Provider), Version: version, ModelName: c.Model},
-			Steps:         steps(c),
-			Extra:         map[string]any{"stream": c.Stream},
-		}
-		sub.FinalMetrics = final(&c.Usage, c.CostUSD, len(sub.Steps))
+		sub := trajectory(c, agent, &c.Usage, c.CostUSD)
+		sub.TrajectoryID = id + "/" + c.Stream
+		sub.Extra = map[string]any{"stream": c.Stream}
 		tr.Subagents = append(tr.Subagents, sub)
 	}
-	return tr
+	return &tr
 }
 
-func final(u *agt.Usage, cost *float64, steps int) *FinalMetrics {
-	return &FinalMetrics{
+// trajectory is the trajectory of one conversation run by agent, its final
+// metrics the totals u and cost (the session's, subagents included, for the
+// main conversation).
+func trajectory(c *export.Conv, agent Agent, u *agt.Usage, cost *float64) Trajectory {
+	agent.ModelName = c.Model
+	s := steps(c)
+	return Trajectory{SchemaVersion: Version, Agent: agent, Steps: s, FinalMetrics: &FinalMetrics{
 		TotalPromptTokens:     export.Prompt(u),
 		TotalCompletionTokens: u.Output,
 		TotalCachedTokens:     u.CacheRead,
 		TotalCostUSD:          cost,
-		TotalSteps:            steps,
+		TotalSteps:            len(s),
 		Extra:                 map[string]any{"total_cache_creation_input_tokens": u.CacheWrite, "total_reasoning_output_tokens": u.Reasoning},
-	}
+	}}
 }
 
 // steps are the steps of one conversation, numbered from 1.

@@ -153,8 +153,7 @@ func Vendor(model, provider string) string {
 
 // Write writes t as one ExportTraceServiceRequest on one line.
 func Write(w io.Writer, t *transcript.Transcript) error {
-	_, err := w.Write(transcript.AppendJSON(nil, Of(t)))
-	return err
+	return export.WriteJSON(w, Of(t))
 }
 
 // trace builds the spans of one session.
@@ -168,6 +167,13 @@ type trace struct {
 func (tr *trace) spanID(place string) string {
 	h := sha256.Sum256([]byte(tr.t.Session + "\x00" + place))
 	return hex.EncodeToString(h[:8])
+}
+
+// add adds s to the trace, from one moment to another (see times).
+func (tr *trace) add(s Span, from, to string) {
+	s.TraceID = tr.id
+	s.Start, s.End = times(from, to)
+	tr.spans = append(tr.spans, s)
 }
 
 // Of is the request holding t's trace.
@@ -210,31 +216,29 @@ func (tr *trace) agent(c *export.Conv, parent, place string) string {
 	} else if t.Cwd != "" {
 		attrs = append(attrs, str("agt.cwd", t.Cwd))
 	}
-	start, end := times(c.StartedAt, c.EndedAt)
-	tr.spans = append(tr.spans, Span{TraceID: tr.id, SpanID: id, ParentSpanID: parent, Name: "invoke_agent " + name, Kind: kindInternal,
-		Start: start, End: end, Attributes: attrs})
+	tr.add(Span{SpanID: id, ParentSpanID: parent, Name: "invoke_agent " + name, Kind: kindInternal, Attributes: attrs}, c.StartedAt, c.EndedAt)
 	prev := c.StartedAt
 	for i := range c.Messages {
 		m := &c.Messages[i]
 		if m.Role == transcript.RoleAssistant {
-			tr.chat(c, m.Model, m.Usage, prev, m.TS, id, place+"/m"+strconv.Itoa(i), "")
+			mp := place + "/m" + strconv.Itoa(i)
+			tr.chat(c, m.Model, m.Usage, prev, m.TS, id, mp, "")
 			for j := range m.ToolCalls {
-				tr.tool(&m.ToolCalls[j], m.TS, id, place+"/m"+strconv.Itoa(i)+"/t"+strconv.Itoa(j))
+				tr.tool(&m.ToolCalls[j], m.TS, id, mp+"/t"+strconv.Itoa(j))
 			}
 		}
 		if m.TS != "" {
 			prev = m.TS
 		}
 	}
-	if u, cost, ok := export.Unattributed(c); ok {
-		u.CostUSD = cost
+	if u, ok := export.Unattributed(c); ok {
 		tr.chat(c, c.Model, &u, c.EndedAt, c.EndedAt, id, place+"/rest", "session")
 	}
 	return id
 }
 
 // chat adds the span of one model call, from the conversation's previous
-// moment to the message's.
+// moment to the message's (the message's own when there is none before).
 func (tr *trace) chat(c *export.Conv, model string, u *agt.Usage, from, to, parent, place, scope string) {
 	if model == "" {
 		model = c.Model
@@ -267,12 +271,7 @@ func (tr *trace) chat(c *export.Conv, model string, u *agt.Usage, from, to, pare
 	if model != "" {
 		name += " " + model
 	}
-	start, end := times(from, to)
-	if start != end && nanos(from) == 0 { // no moment before: the message's own
-		start = end
-	}
-	tr.spans = append(tr.spans, Span{TraceID: tr.id, SpanID: tr.spanID(place), ParentSpanID: parent, Name: name, Kind: kindClient,
-		Start: start, End: end, Attributes: attrs})
+	tr.add(Span{SpanID: tr.spanID(place), ParentSpanID: parent, Name: name, Kind: kindClient, Attributes: attrs}, from, to)
 }
 
 // tool adds the span of one tool call.
@@ -302,9 +301,8 @@ func (tr *trace) tool(tc *transcript.ToolCall, at, parent, place string) {
 		attrs = append(attrs, str("error.type", "tool_error"))
 		st = &Status{Code: statusError, Message: firstLine(export.Text(tc.Output))}
 	}
-	start, end := times(from, tc.EndedAt)
-	tr.spans = append(tr.spans, Span{TraceID: tr.id, SpanID: tr.spanID(place), ParentSpanID: parent, Name: "execute_tool " + tc.Name, Kind: kindInternal,
-		Start: start, End: end, Attributes: attrs, Status: st})
+	tr.add(Span{SpanID: tr.spanID(place), ParentSpanID: parent, Name: "execute_tool " + tc.Name, Kind: kindInternal, Attributes: attrs, Status: st},
+		from, tc.EndedAt)
 }
 
 // firstLine is the first line of s, at most 200 bytes of it.
