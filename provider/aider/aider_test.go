@@ -23,11 +23,7 @@ func TestGolden(t *testing.T) {
 }
 
 func TestSniff(t *testing.T) {
-	cases := []struct {
-		name string
-		h    agt.Head
-		want string
-	}{
+	providertest.Sniff(t, aider.Provider{}, []providertest.SniffCase{
 		{"header", providertest.Head("# aider chat started at 2024-08-05 19:33:02", "> Aider v0.47.2-dev"), aider.FormatHistory},
 		{"cut short", providertest.Head("-*- mode: fundamental -*-", ">", "> isort....Passed", "> black....Passed"), aider.FormatHistory},
 		{"one quote", providertest.Head("> a quote"), ""},
@@ -38,12 +34,7 @@ func TestSniff(t *testing.T) {
 		{"banner in prose", providertest.Head("> Aider vs. the rest", "> more"), ""},
 		{"Aider-like words", providertest.Head("> Tokens are counted per call.", "> Added later: the databases.", "#### Layout"), ""},
 		{"json", providertest.Head(`{"type":"user"}`), ""},
-	}
-	for _, c := range cases {
-		if got := (aider.Provider{}).Sniff(c.h); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // TestUsage: each "> Tokens:" line is one call's usage with the agent's own

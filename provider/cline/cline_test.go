@@ -34,11 +34,7 @@ func TestSniff(t *testing.T) {
 		noVer    = `{"agent":"lead","sessionId":"s","messages":[{"role":"user","content":"hi"}]}`
 		otherMsg = `{"version":1,"agent":"lead","sessionId":"s","messages":[{"type":"user","content":"hi"}]}`
 	)
-	cases := []struct {
-		name string
-		h    agt.Head
-		want string
-	}{
+	providertest.Sniff(t, cline.Provider{}, []providertest.SniffCase{
 		{"messages document", agt.Head{Doc: []byte(msgs)}, cline.FormatSession},
 		{"messages on one line", providertest.Head(msgs), cline.FormatSession},
 		{"no messages yet", agt.Head{Doc: []byte(empty)}, cline.FormatSession},
@@ -50,12 +46,7 @@ func TestSniff(t *testing.T) {
 		{"array", agt.Head{Doc: []byte(`[{"role":"user","content":"hi"}]`)}, ""},
 		{"claude line", providertest.Head(`{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}`), ""},
 		{"nothing", agt.Head{}, ""},
-	}
-	for _, c := range cases {
-		if got := (cline.Provider{}).Sniff(c.h); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // TestUsage: each assistant message's usage is its metrics in agt's

@@ -24,23 +24,14 @@ func TestGolden(t *testing.T) {
 }
 
 func TestSniff(t *testing.T) {
-	cases := []struct {
-		name string
-		h    agt.Head
-		want string
-	}{
+	providertest.Sniff(t, continuedev.Provider{}, []providertest.SniffCase{
 		{"session", agt.Head{Doc: []byte("{\n \"sessionId\": \"s\", \"title\": \"t\", \"workspaceDirectory\": \"/w\", \"history\": []\n}")}, continuedev.FormatSession},
 		{"index", agt.Head{Doc: []byte("[\n {\"sessionId\": \"s\", \"title\": \"t\", \"dateCreated\": \"1734518111194\", \"workspaceDirectory\": \"/w\"}\n]")}, continuedev.FormatIndex},
 		{"tokens", providertest.Head(`{"model":"qwen2.5-coder:7b","provider":"ollama","promptTokens":252,"generatedTokens":370}`), continuedev.FormatTokens},
 		{"tokens 0.2.0", providertest.Head(`{"timestamp":"2025-03-01T10:00:00.000Z","model":"m","provider":"p","promptTokens":1,"generatedTokens":2,"eventName":"tokensGenerated"}`), continuedev.FormatTokens},
 		{"session without history", agt.Head{Doc: []byte(`{"sessionId":"s","workspaceDirectory":"/w"}`)}, ""},
 		{"trajectory", agt.Head{Doc: []byte(`[{"id":0,"timestamp":"t","source":"user","action":"message"}]`)}, ""},
-	}
-	for _, c := range cases {
-		if got := (continuedev.Provider{}).Sniff(c.h); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // TestJoin lays the real files out as Continue does (sessions/<id>.json

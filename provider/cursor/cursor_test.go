@@ -30,11 +30,7 @@ func TestSniff(t *testing.T) {
 		tmsg       = `{"role":"user","message":{"content":[{"type":"text","text":"<user_query>hi</user_query>"}]}}`
 		tend       = `{"type":"turn_ended","status":"success"}`
 	)
-	cases := []struct {
-		name string
-		h    agt.Head
-		want string
-	}{
+	providertest.Sniff(t, cursor.Provider{}, []providertest.SniffCase{
 		{"partial output", providertest.Head(init, user, delta), cursor.FormatStreamJSON},
 		{"whole messages", providertest.Head(init, user, whole, result), cursor.FormatStreamJSON},
 		{"json", providertest.Head(result), cursor.FormatJSON},
@@ -45,12 +41,7 @@ func TestSniff(t *testing.T) {
 		{"transcript", providertest.Head(tmsg, tend), cursor.FormatTranscript},
 		{"transcript with more members", providertest.Head(`{"role":"user","message":{"content":[]},"id":"x"}`), ""},
 		{"document", agt.Head{Doc: []byte(result)}, ""},
-	}
-	for _, c := range cases {
-		if got := (cursor.Provider{}).Sniff(c.h); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // TestDeltas: text deltas that no whole line follows become one assistant

@@ -25,11 +25,7 @@ func TestSniff(t *testing.T) {
 		clear  = `{"version":"v1","kind":"Clear"}`
 		kas    = `{"id":"u1","timestamp":"2026-05-21T20:35:47.332Z","payload":{"type":"user","content":"hi","images":[],"documents":[]}}`
 	)
-	cases := []struct {
-		name string
-		h    agt.Head
-		want string
-	}{
+	providertest.Sniff(t, kiro.Provider{}, []providertest.SniffCase{
 		{"prompt", providertest.Head(prompt), kiro.FormatSession},
 		{"unit kind", providertest.Head(clear, prompt), kiro.FormatSession},
 		{"after noise", providertest.Head(`not json`, prompt), kiro.FormatSession},
@@ -40,12 +36,7 @@ func TestSniff(t *testing.T) {
 		{"kas", providertest.Head(kas), kiro.FormatKAS},
 		{"kas unknown payload", providertest.Head(`{"id":"x","timestamp":"2026-05-21T20:35:47.332Z","payload":{"type":"teleport"}}`), ""},
 		{"codex envelope", providertest.Head(`{"timestamp":"2026-05-21T20:35:47.332Z","type":"response_item","payload":{"type":"message"}}`), ""},
-	}
-	for _, c := range cases {
-		if got := (kiro.Provider{}).Sniff(c.h); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 	if p, f := provider.Detect(providertest.Head(prompt)); p == nil || p.Name() != "kiro" || f != kiro.FormatSession {
 		t.Errorf("detected %v %q", p, f)
 	}

@@ -26,23 +26,14 @@ func TestGolden(t *testing.T) {
 
 func TestSniff(t *testing.T) {
 	const ev = `{"id":0,"timestamp":"2025-01-27T22:44:56.900854","source":"user","message":"hi","action":"message","args":{"content":"hi"}}`
-	cases := []struct {
-		name string
-		h    agt.Head
-		want string
-	}{
+	providertest.Sniff(t, openhands.Provider{}, []providertest.SniffCase{
 		{"trajectory", agt.Head{Doc: []byte("[\n  " + ev + "\n]")}, openhands.FormatTrajectory},
 		{"one-line trajectory", providertest.Head("[" + ev + "]"), openhands.FormatTrajectory},
 		{"folder line", providertest.Head(`{"openhands":"s","file":"/x/events/0.json","event":` + ev + `}`), openhands.FormatEvents},
 		{"array of other objects", agt.Head{Doc: []byte(`[{"id":1,"title":"x"}]`)}, ""},
 		{"continue index", agt.Head{Doc: []byte(`[{"sessionId":"s","title":"t","dateCreated":"1","workspaceDirectory":"/w"}]`)}, ""},
 		{"event without source", agt.Head{Doc: []byte(`[{"id":0,"timestamp":"t","action":"message"}]`)}, ""},
-	}
-	for _, c := range cases {
-		if got := (openhands.Provider{}).Sniff(c.h); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // TestUsage: each model response counts once, with the agent's own figures

@@ -156,6 +156,24 @@ func Head(lines ...string) agt.Head {
 	return h
 }
 
+// SniffCase is a case of Sniff: a head and the format it should be named
+// ("" for none).
+type SniffCase = struct {
+	Name string
+	Head agt.Head
+	Want string
+}
+
+// Sniff checks the format p's Sniff names for the head of each case.
+func Sniff(t *testing.T, p provider.Provider, cases []SniffCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got := p.Sniff(c.Head); got != c.Want {
+			t.Errorf("%s: got %q, want %q", c.Name, got, c.Want)
+		}
+	}
+}
+
 // LiveFiles lists the files of corpus/live/<format> matching pattern, and
 // skips the test when there are none.
 func LiveFiles(t *testing.T, format, pattern string) []string {

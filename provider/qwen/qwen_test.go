@@ -24,11 +24,7 @@ func TestSniff(t *testing.T) {
 		claude       = `{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}`
 		claudeSystem = `{"type":"system","sessionId":"s","uuid":"u","subtype":"compact_boundary","content":"x"}`
 	)
-	cases := []struct {
-		name string
-		h    agt.Head
-		want string
-	}{
+	providertest.Sniff(t, qwen.Provider{}, []providertest.SniffCase{
 		{"user record", providertest.Head(user), qwen.FormatSession},
 		{"system record first", providertest.Head(system, user), qwen.FormatSession},
 		{"after a bad line", providertest.Head(`{"uuid":`, user), qwen.FormatSession},
@@ -36,12 +32,7 @@ func TestSniff(t *testing.T) {
 		{"claude system", providertest.Head(claudeSystem), ""},
 		{"no session id", providertest.Head(`{"uuid":"u","type":"user","message":{"parts":[]}}`), ""},
 		{"document", agt.Head{Doc: []byte(user)}, ""},
-	}
-	for _, c := range cases {
-		if got := (qwen.Provider{}).Sniff(c.h); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // TestUsage checks the usage of the sample against the figures the agent
