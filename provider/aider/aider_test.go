@@ -58,10 +58,7 @@ func TestUsage(t *testing.T) {
 	if err := os.WriteFile(f, []byte(newer), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, diag, st := providertest.Parse(t, provider.Config{}, f)
-	if st.Errors != 0 || st.Unknown != 0 || diag != "" {
-		t.Fatalf("errors %d unknown %d: %s", st.Errors, st.Unknown, diag)
-	}
+	out = providertest.ParseClean(t, provider.Config{}, f)
 	n := 0
 	for _, ev := range providertest.Events(t, out) {
 		if ev.Kind == agt.KindUsage {

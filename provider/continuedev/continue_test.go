@@ -50,10 +50,7 @@ func TestJoin(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(dir, to), b, 0o644)
 	}
-	out, diag, st := providertest.Parse(t, provider.Config{}, filepath.Join(dir, "28fdaafd-5b3a-4342-90db-c3581e27b607.json"))
-	if st.Errors != 0 || st.Unknown != 0 || diag != "" {
-		t.Fatalf("errors %d unknown %d: %s", st.Errors, st.Unknown, diag)
-	}
+	out := providertest.ParseClean(t, provider.Config{}, filepath.Join(dir, "28fdaafd-5b3a-4342-90db-c3581e27b607.json"))
 	found := false
 	for _, ev := range providertest.Events(t, out) {
 		if ev.Meta != nil && ev.Meta.Type == "session_index" {
@@ -84,10 +81,7 @@ func TestTokens(t *testing.T) {
 		json.Unmarshal(sc.Bytes(), &l)
 		in, out, lines = in+l.PromptTokens, out+l.GeneratedTokens, lines+1
 	}
-	got, diag, st := providertest.Parse(t, provider.Config{}, f)
-	if st.Errors != 0 || st.Unknown != 0 || diag != "" {
-		t.Fatalf("errors %d unknown %d: %s", st.Errors, st.Unknown, diag)
-	}
+	got := providertest.ParseClean(t, provider.Config{}, f)
 	var sum agt.Usage
 	n := int64(0)
 	for _, ev := range providertest.Events(t, got) {

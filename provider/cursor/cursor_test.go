@@ -62,10 +62,7 @@ func TestDeltas(t *testing.T) {
 	if err := os.WriteFile(f, []byte(lines), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, diag, st := providertest.Parse(t, provider.Config{}, f)
-	if st.Unknown != 0 || st.Errors != 0 || diag != "" {
-		t.Fatalf("unknown %d errors %d: %s", st.Unknown, st.Errors, diag)
-	}
+	out := providertest.ParseClean(t, provider.Config{}, f)
 	var got []string
 	for _, ev := range providertest.Events(t, out) {
 		switch ev.Kind {
@@ -95,10 +92,7 @@ func TestTranscript(t *testing.T) {
 	if _, err := os.Stat(f); err != nil {
 		t.Skip(err)
 	}
-	out, diag, st := providertest.Parse(t, provider.Config{}, f)
-	if st.Unknown != 0 || st.Errors != 0 || diag != "" {
-		t.Fatalf("unknown %d errors %d: %s", st.Unknown, st.Errors, diag)
-	}
+	out := providertest.ParseClean(t, provider.Config{}, f)
 	n := map[string]int{}
 	for _, ev := range providertest.Events(t, out) {
 		if ev.Format != cursor.FormatTranscript {

@@ -68,6 +68,17 @@ func Parse(t testing.TB, cfg provider.Config, paths ...string) ([]byte, string, 
 	return out.Bytes(), diag.String(), st
 }
 
+// ParseClean is Parse for a run that must report no diagnostic, no error
+// and no unknown record (else the test fails at once); it returns stdout.
+func ParseClean(t testing.TB, cfg provider.Config, paths ...string) []byte {
+	t.Helper()
+	out, diag, st := Parse(t, cfg, paths...)
+	if st.Errors != 0 || st.Unknown != 0 || diag != "" {
+		t.Fatalf("errors %d, unknown %d: %s", st.Errors, st.Unknown, diag)
+	}
+	return out
+}
+
 // Events decodes JSONL output, failing on any line that is not JSON.
 func Events(t testing.TB, b []byte) []agt.Event {
 	t.Helper()
