@@ -41,7 +41,7 @@ func TestSniff(t *testing.T) {
 // figures, including the rounded counts and the cache of newer releases;
 // the sample's two lines are 5,244/604 ($0.02) and 12,566/84 ($0.0019).
 func TestUsage(t *testing.T) {
-	out, _, _ := providertest.Parse(t, provider.Config{}, filepath.Join(providertest.RepoRoot(t), "testdata", "aider", "Aider-AI__aider__tests-fixtures-chat-history.md"))
+	out, _, _ := providertest.Parse(t, provider.Config{}, providertest.Testdata(t, "aider", "Aider-AI__aider__tests-fixtures-chat-history.md"))
 	var got []agt.Usage
 	for _, ev := range providertest.Events(t, out) {
 		if ev.Kind == agt.KindUsage {

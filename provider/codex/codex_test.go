@@ -13,10 +13,6 @@ import (
 	"github.com/agt-project/agt/provider/providertest"
 )
 
-func testdata(t *testing.T, elem ...string) string {
-	return filepath.Join(append([]string{providertest.RepoRoot(t), "testdata", "codex"}, elem...)...)
-}
-
 // TestGolden parses real rollouts, the synthetic legacy ones and generated
 // exec output, and compares the events with reviewed golden files.
 func TestGolden(t *testing.T) {

@@ -13,10 +13,6 @@ import (
 	"github.com/agt-project/agt/provider/providertest"
 )
 
-func testdata(t *testing.T, name string) string {
-	return filepath.Join(providertest.RepoRoot(t), "testdata", "continue", name)
-}
-
 // TestGolden parses a real session file and session index and compares
 // the events with reviewed golden files.
 func TestGolden(t *testing.T) {
@@ -44,7 +40,7 @@ func TestJoin(t *testing.T) {
 		"oleg121203__Developer__session-28fdaafd.json": "28fdaafd-5b3a-4342-90db-c3581e27b607.json",
 		"oleg121203__Developer__sessions-index.json":   "sessions.json",
 	} {
-		b, err := os.ReadFile(testdata(t, from))
+		b, err := os.ReadFile(providertest.Testdata(t, "continue", from))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +64,7 @@ func TestJoin(t *testing.T) {
 // TestTokens: every line of the token log is one call's usage with the
 // agent's own counts (the sums of promptTokens and generatedTokens).
 func TestTokens(t *testing.T) {
-	f := testdata(t, "oleg121203__Developer__dev_data-tokens_generated.jsonl")
+	f := providertest.Testdata(t, "continue", "oleg121203__Developer__dev_data-tokens_generated.jsonl")
 	r, err := os.Open(f)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package kiro_test
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -46,7 +45,7 @@ func TestSniff(t *testing.T) {
 // epoch seconds, every result is linked to its call, the shell's exit
 // status is its exit code, and no usage is made up.
 func TestSession(t *testing.T) {
-	path := filepath.Join(providertest.RepoRoot(t), "testdata", "kiro", sample)
+	path := providertest.Testdata(t, "kiro", sample)
 	out, _, _ := providertest.Parse(t, provider.Config{}, path)
 	var kinds []string
 	exits := 0
@@ -87,7 +86,7 @@ func TestSession(t *testing.T) {
 // system events.
 func TestKAS(t *testing.T) {
 	dir := "sess_5e804080-466c-4f65-bde9-f6133b7068f6"
-	path := filepath.Join(providertest.RepoRoot(t), "testdata", "kiro", "kas", dir, "messages.jsonl")
+	path := providertest.Testdata(t, "kiro", "kas", dir, "messages.jsonl")
 	out := providertest.ParseClean(t, provider.Config{}, path)
 	count := map[string]int{}
 	for _, ev := range providertest.Events(t, out) {

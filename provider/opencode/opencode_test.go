@@ -17,10 +17,6 @@ import (
 	"github.com/agt-project/agt/stage"
 )
 
-func testdata(t *testing.T, elem ...string) string {
-	return filepath.Join(append([]string{providertest.RepoRoot(t), "testdata", "opencode"}, elem...)...)
-}
-
 // TestGolden parses real exports and live outputs and compares the events
 // with reviewed golden files.
 func TestGolden(t *testing.T) {
@@ -275,7 +271,7 @@ func atof(s string) float64 {
 // TestTruncated: an export cut short yields the records that end before the
 // cut and one error event, at the pointer where the document breaks off.
 func TestTruncated(t *testing.T) {
-	full, err := os.ReadFile(testdata(t, "pidev__30-80b1955cc9-1.json"))
+	full, err := os.ReadFile(providertest.Testdata(t, "opencode", "pidev__30-80b1955cc9-1.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

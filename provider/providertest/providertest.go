@@ -52,6 +52,11 @@ func RepoRoot(t testing.TB) string {
 	}
 }
 
+// Testdata is the path of elem below the repository's testdata folder.
+func Testdata(t testing.TB, elem ...string) string {
+	return filepath.Join(append([]string{RepoRoot(t), "testdata"}, elem...)...)
+}
+
 // Parse runs the parse pipeline in-process over files and returns stdout,
 // stderr and the run's counts.
 func Parse(t testing.TB, cfg provider.Config, paths ...string) ([]byte, string, provider.Stats) {
@@ -132,7 +137,7 @@ func Golden(t testing.TB, got []byte, path string) {
 // when the name lacks it). With clean, the run must report no diagnostic,
 // no error and no unknown record.
 func GoldenFiles(t *testing.T, dir string, clean bool, patterns ...string) {
-	root := filepath.Join(RepoRoot(t), "testdata", dir)
+	root := Testdata(t, dir)
 	n := 0
 	for _, pattern := range patterns {
 		files, _ := filepath.Glob(filepath.Join(root, pattern))

@@ -39,7 +39,7 @@ func TestSniff(t *testing.T) {
 // wrote in its own usageMetadata: prompt 500 + 600 (50 of them cached),
 // candidates 20 + 5, totals 520 + 605.
 func TestUsage(t *testing.T) {
-	f := filepath.Join(providertest.RepoRoot(t), "testdata", "qwen", "Piebald-AI__splitrail__qwen_code.jsonl")
+	f := providertest.Testdata(t, "qwen", "Piebald-AI__splitrail__qwen_code.jsonl")
 	out, _, st := providertest.Parse(t, provider.Config{}, f)
 	if st.Lines != 8 || st.Unknown != 0 || st.Errors != 0 {
 		t.Fatalf("lines %d unknown %d errors %d", st.Lines, st.Unknown, st.Errors)
