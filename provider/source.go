@@ -396,18 +396,30 @@ func (s *Source) readUnit(ctx context.Context, stop <-chan struct{}, u *stage.Un
 // recognises them for good (not Tentative), they are headLines non-blank
 // lines, or the first opens a JSON document (read whole by readHead).
 func headReady(b *stage.Batch) bool {
-	var h agt.Head
+	lines, doc := headOf(b)
+	if doc {
+		return true
+	}
+	h := agt.Head{Lines: lines}
+	return len(h.Lines) >= headLines || len(h.Lines) > 0 && (isEvents(h) || recognised(h) && !tentative(h))
+}
+
+// headOf takes the first headLines non-blank lines of the batch b, bad ones
+// left out, or tells that the first opens a JSON document (opensDocument).
+func headOf(b *stage.Batch) (lines [][]byte, doc bool) {
 	for i, line := range b.Lines {
 		t := stage.TrimSpace(line)
 		if len(t) == 0 || b.Bad[i] != nil {
 			continue
 		}
-		if len(h.Lines) == 0 && opensDocument(b, t) {
-			return true
+		if len(lines) == 0 && opensDocument(b, t) {
+			return nil, true
 		}
-		h.Lines = append(h.Lines, t)
+		if lines = append(lines, t); len(lines) == headLines {
+			break
+		}
 	}
-	return len(h.Lines) >= headLines || len(h.Lines) > 0 && (isEvents(h) || recognised(h) && !tentative(h))
+	return lines, false
 }
 
 // opensDocument tells whether t, the first non-blank line of the batch b
@@ -423,38 +435,28 @@ func opensDocument(b *stage.Batch, t []byte) bool {
 // up to maxDoc bytes: a larger document is an error event holding its head
 // and a read error.
 func readHead(br *stage.BlockReader, b *stage.Batch, rerr error, maxDoc int64) (agt.Head, error) {
-	var h agt.Head
-	for i, line := range b.Lines {
-		t := stage.TrimSpace(line)
-		if len(t) == 0 || b.Bad[i] != nil {
-			continue
-		}
-		if len(h.Lines) == 0 && opensDocument(b, t) {
-			doc := bytes.Join(b.Lines, []byte("\n"))
-			if rerr == nil {
-				rest, err := io.ReadAll(io.LimitReader(br.Rest(), max(maxDoc-int64(len(doc)), 0)+1))
-				doc = append(append(doc, '\n'), rest...)
-				rerr = err
-			}
-			if int64(len(doc)) > maxDoc {
-				b.Lines, b.First = [][]byte{doc[:min(len(doc), agt.MaxLineText)]}, 0
-				err := &docTooBig{maxDoc}
-				b.SetBad(0, err)
-				if rerr == nil || rerr == io.EOF {
-					rerr = err
-				}
-				return h, rerr
-			}
-			doc = agt.Compact(doc)
-			b.Lines, b.First = [][]byte{doc}, 0
-			h.Doc = doc
-			return h, rerr
-		}
-		if h.Lines = append(h.Lines, t); len(h.Lines) == headLines {
-			break
-		}
+	lines, opens := headOf(b)
+	if !opens {
+		return agt.Head{Lines: lines}, rerr
 	}
-	return h, rerr
+	doc := bytes.Join(b.Lines, []byte("\n"))
+	if rerr == nil {
+		rest, err := io.ReadAll(io.LimitReader(br.Rest(), max(maxDoc-int64(len(doc)), 0)+1))
+		doc = append(append(doc, '\n'), rest...)
+		rerr = err
+	}
+	if int64(len(doc)) > maxDoc {
+		b.Lines, b.First = [][]byte{doc[:min(len(doc), agt.MaxLineText)]}, 0
+		err := &docTooBig{maxDoc}
+		b.SetBad(0, err)
+		if rerr == nil || rerr == io.EOF {
+			rerr = err
+		}
+		return agt.Head{}, rerr
+	}
+	doc = agt.Compact(doc)
+	b.Lines, b.First = [][]byte{doc}, 0
+	return agt.Head{Doc: doc}, rerr
 }
 
 // detect picks the provider and format of u from the head of its first file.

@@ -23,11 +23,7 @@ func TestGolden(t *testing.T) {
 }
 
 func TestSniff(t *testing.T) {
-	cases := []struct {
-		name string
-		h    agt.Head
-		want string
-	}{
+	providertest.Sniff(t, aider.Provider{}, []providertest.SniffCase{
 		{"header", providertest.Head("# aider chat started at 2024-08-05 19:33:02", "> Aider v0.47.2-dev"), aider.FormatHistory},
 		{"cut short", providertest.Head("-*- mode: fundamental -*-", ">", "> isort....Passed", "> black....Passed"), aider.FormatHistory},
 		{"one quote", providertest.Head("> a quote"), ""},
@@ -38,19 +34,14 @@ func TestSniff(t *testing.T) {
 		{"banner in prose", providertest.Head("> Aider vs. the rest", "> more"), ""},
 		{"Aider-like words", providertest.Head("> Tokens are counted per call.", "> Added later: the databases.", "#### Layout"), ""},
 		{"json", providertest.Head(`{"type":"user"}`), ""},
-	}
-	for _, c := range cases {
-		if got := (aider.Provider{}).Sniff(c.h); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // TestUsage: each "> Tokens:" line is one call's usage with the agent's own
 // figures, including the rounded counts and the cache of newer releases;
 // the sample's two lines are 5,244/604 ($0.02) and 12,566/84 ($0.0019).
 func TestUsage(t *testing.T) {
-	out, _, _ := providertest.Parse(t, provider.Config{}, filepath.Join(providertest.RepoRoot(t), "testdata", "aider", "Aider-AI__aider__tests-fixtures-chat-history.md"))
+	out, _, _ := providertest.Parse(t, provider.Config{}, providertest.Testdata(t, "aider", "Aider-AI__aider__tests-fixtures-chat-history.md"))
 	var got []agt.Usage
 	for _, ev := range providertest.Events(t, out) {
 		if ev.Kind == agt.KindUsage {
@@ -67,10 +58,7 @@ func TestUsage(t *testing.T) {
 	if err := os.WriteFile(f, []byte(newer), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, diag, st := providertest.Parse(t, provider.Config{}, f)
-	if st.Errors != 0 || st.Unknown != 0 || diag != "" {
-		t.Fatalf("errors %d unknown %d: %s", st.Errors, st.Unknown, diag)
-	}
+	out = providertest.ParseClean(t, provider.Config{}, f)
 	n := 0
 	for _, ev := range providertest.Events(t, out) {
 		if ev.Kind == agt.KindUsage {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/agt-project/agt"
@@ -27,7 +26,7 @@ func (f fixture) tool() *agt.Tool {
 
 func loadFixtures(t *testing.T, name string) map[string]fixture {
 	t.Helper()
-	f, err := os.Open(filepath.Join(providertest.RepoRoot(t), "testdata", "canon", name))
+	f, err := os.Open(providertest.Testdata(t, "canon", name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -13,10 +12,6 @@ import (
 	"github.com/agt-project/agt/provider/cline"
 	"github.com/agt-project/agt/provider/providertest"
 )
-
-func testdata(t testing.TB, elem ...string) string {
-	return filepath.Join(append([]string{providertest.RepoRoot(t), "testdata", "cline"}, elem...)...)
-}
 
 // TestGolden parses a real Cline session (its messages file and its
 // manifest, from Cline's own repository) and compares the events with
@@ -34,11 +29,7 @@ func TestSniff(t *testing.T) {
 		noVer    = `{"agent":"lead","sessionId":"s","messages":[{"role":"user","content":"hi"}]}`
 		otherMsg = `{"version":1,"agent":"lead","sessionId":"s","messages":[{"type":"user","content":"hi"}]}`
 	)
-	cases := []struct {
-		name string
-		h    agt.Head
-		want string
-	}{
+	providertest.Sniff(t, cline.Provider{}, []providertest.SniffCase{
 		{"messages document", agt.Head{Doc: []byte(msgs)}, cline.FormatSession},
 		{"messages on one line", providertest.Head(msgs), cline.FormatSession},
 		{"no messages yet", agt.Head{Doc: []byte(empty)}, cline.FormatSession},
@@ -50,12 +41,7 @@ func TestSniff(t *testing.T) {
 		{"array", agt.Head{Doc: []byte(`[{"role":"user","content":"hi"}]`)}, ""},
 		{"claude line", providertest.Head(`{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}`), ""},
 		{"nothing", agt.Head{}, ""},
-	}
-	for _, c := range cases {
-		if got := (cline.Provider{}).Sniff(c.h); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // TestUsage: each assistant message's usage is its metrics in agt's
@@ -63,7 +49,7 @@ func TestSniff(t *testing.T) {
 // cache_read + cache_write is Cline's inputTokens, output its
 // outputTokens and the native cost its cost, message by message.
 func TestUsage(t *testing.T) {
-	path := testdata(t, "cline__session.messages.json")
+	path := providertest.Testdata(t, "cline", "cline__session.messages.json")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +131,7 @@ func remap(b []byte) []byte {
 // TestToolCalls: every tool_result links its call, and the calls
 // normalize to their canonical rows.
 func TestToolCalls(t *testing.T) {
-	out, _, _ := providertest.Parse(t, provider.Config{}, testdata(t, "cline__session.messages.json"))
+	out, _, _ := providertest.Parse(t, provider.Config{}, providertest.Testdata(t, "cline", "cline__session.messages.json"))
 	evs := providertest.Events(t, out)
 	calls := map[string]string{}
 	n := &provider.Normalizer{}
@@ -221,7 +207,7 @@ func TestLogs(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	var seeds [][]byte
 	for _, name := range []string{"cline__session.messages.json", "cline__session.json"} {
-		b, err := os.ReadFile(testdata(f, name))
+		b, err := os.ReadFile(providertest.Testdata(f, "cline", name))
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -13,10 +13,6 @@ import (
 	"github.com/agt-project/agt/provider/providertest"
 )
 
-func testdata(t *testing.T, elem ...string) string {
-	return filepath.Join(append([]string{providertest.RepoRoot(t), "testdata", "codex"}, elem...)...)
-}
-
 // TestGolden parses real rollouts, the synthetic legacy ones and generated
 // exec output, and compares the events with reviewed golden files.
 func TestGolden(t *testing.T) {
@@ -79,11 +75,7 @@ func checkLinks(t *testing.T, evs []agt.Event) {
 }
 
 func TestSniff(t *testing.T) {
-	cases := []struct {
-		name string
-		head agt.Head
-		want string
-	}{
+	providertest.Sniff(t, codex.Provider{}, []providertest.SniffCase{
 		{"session_meta", providertest.Head(`{"timestamp":"2025-01-01T00:00:00.000Z","type":"session_meta","payload":{"id":"x"}}`), codex.FormatRollout},
 		{"truncated rollout", providertest.Head(`{"timestamp":"t","type":"event_msg","payload":{"type":"token_count","info":null}}`), codex.FormatRollout},
 		{"ordinal", providertest.Head(`{"timestamp":"t","ordinal":0,"type":"response_item","payload":{"type":"message"}}`), codex.FormatRollout},
@@ -101,12 +93,7 @@ func TestSniff(t *testing.T) {
 		{"copilot", providertest.Head(`{"type":"session.start","data":{"sessionId":"s"},"id":"i","timestamp":"t"}`), ""},
 		{"gemini doc", agt.Head{Doc: []byte("{\n \"sessionId\": \"s\",\n \"messages\": []\n}")}, ""},
 		{"not json", providertest.Head(`hello`), ""},
-	}
-	for _, c := range cases {
-		if got := (codex.Provider{}).Sniff(c.head); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // TestSniffCorpus runs detection over every corpus file: Codex files get

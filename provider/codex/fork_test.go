@@ -91,7 +91,7 @@ func ownTurn(ts, turnID, text string, total [4]int) []string {
 // its own turn after a pause.
 func forks(t *testing.T) (dir, parent, fork, fork2, old string) {
 	t.Helper()
-	b, err := os.ReadFile(testdata(t, "agtrace__rollout-2025-12-10T04-55-16-"+parentID+".jsonl"))
+	b, err := os.ReadFile(providertest.Testdata(t, "codex", "agtrace__rollout-2025-12-10T04-55-16-"+parentID+".jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

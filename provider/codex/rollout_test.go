@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/providertest"
 )
 
 func tokenCount(in, cached, out, reasoning int) string {
@@ -363,7 +364,7 @@ func TestLegacyDocumentPretty(t *testing.T) {
 // process). The usage events must add up to the last total before the reset
 // plus the last total after it: no interval is lost.
 func TestCounterReset(t *testing.T) {
-	real, err := os.ReadFile(testdata(t, "agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl"))
+	real, err := os.ReadFile(providertest.Testdata(t, "codex", "agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

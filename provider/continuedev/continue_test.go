@@ -13,10 +13,6 @@ import (
 	"github.com/agt-project/agt/provider/providertest"
 )
 
-func testdata(t *testing.T, name string) string {
-	return filepath.Join(providertest.RepoRoot(t), "testdata", "continue", name)
-}
-
 // TestGolden parses a real session file and session index and compares
 // the events with reviewed golden files.
 func TestGolden(t *testing.T) {
@@ -24,23 +20,14 @@ func TestGolden(t *testing.T) {
 }
 
 func TestSniff(t *testing.T) {
-	cases := []struct {
-		name string
-		h    agt.Head
-		want string
-	}{
+	providertest.Sniff(t, continuedev.Provider{}, []providertest.SniffCase{
 		{"session", agt.Head{Doc: []byte("{\n \"sessionId\": \"s\", \"title\": \"t\", \"workspaceDirectory\": \"/w\", \"history\": []\n}")}, continuedev.FormatSession},
 		{"index", agt.Head{Doc: []byte("[\n {\"sessionId\": \"s\", \"title\": \"t\", \"dateCreated\": \"1734518111194\", \"workspaceDirectory\": \"/w\"}\n]")}, continuedev.FormatIndex},
 		{"tokens", providertest.Head(`{"model":"qwen2.5-coder:7b","provider":"ollama","promptTokens":252,"generatedTokens":370}`), continuedev.FormatTokens},
 		{"tokens 0.2.0", providertest.Head(`{"timestamp":"2025-03-01T10:00:00.000Z","model":"m","provider":"p","promptTokens":1,"generatedTokens":2,"eventName":"tokensGenerated"}`), continuedev.FormatTokens},
 		{"session without history", agt.Head{Doc: []byte(`{"sessionId":"s","workspaceDirectory":"/w"}`)}, ""},
 		{"trajectory", agt.Head{Doc: []byte(`[{"id":0,"timestamp":"t","source":"user","action":"message"}]`)}, ""},
-	}
-	for _, c := range cases {
-		if got := (continuedev.Provider{}).Sniff(c.h); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // TestJoin lays the real files out as Continue does (sessions/<id>.json
@@ -53,16 +40,13 @@ func TestJoin(t *testing.T) {
 		"oleg121203__Developer__session-28fdaafd.json": "28fdaafd-5b3a-4342-90db-c3581e27b607.json",
 		"oleg121203__Developer__sessions-index.json":   "sessions.json",
 	} {
-		b, err := os.ReadFile(testdata(t, from))
+		b, err := os.ReadFile(providertest.Testdata(t, "continue", from))
 		if err != nil {
 			t.Fatal(err)
 		}
 		os.WriteFile(filepath.Join(dir, to), b, 0o644)
 	}
-	out, diag, st := providertest.Parse(t, provider.Config{}, filepath.Join(dir, "28fdaafd-5b3a-4342-90db-c3581e27b607.json"))
-	if st.Errors != 0 || st.Unknown != 0 || diag != "" {
-		t.Fatalf("errors %d unknown %d: %s", st.Errors, st.Unknown, diag)
-	}
+	out := providertest.ParseClean(t, provider.Config{}, filepath.Join(dir, "28fdaafd-5b3a-4342-90db-c3581e27b607.json"))
 	found := false
 	for _, ev := range providertest.Events(t, out) {
 		if ev.Meta != nil && ev.Meta.Type == "session_index" {
@@ -80,7 +64,7 @@ func TestJoin(t *testing.T) {
 // TestTokens: every line of the token log is one call's usage with the
 // agent's own counts (the sums of promptTokens and generatedTokens).
 func TestTokens(t *testing.T) {
-	f := testdata(t, "oleg121203__Developer__dev_data-tokens_generated.jsonl")
+	f := providertest.Testdata(t, "continue", "oleg121203__Developer__dev_data-tokens_generated.jsonl")
 	r, err := os.Open(f)
 	if err != nil {
 		t.Fatal(err)
@@ -93,10 +77,7 @@ func TestTokens(t *testing.T) {
 		json.Unmarshal(sc.Bytes(), &l)
 		in, out, lines = in+l.PromptTokens, out+l.GeneratedTokens, lines+1
 	}
-	got, diag, st := providertest.Parse(t, provider.Config{}, f)
-	if st.Errors != 0 || st.Unknown != 0 || diag != "" {
-		t.Fatalf("errors %d unknown %d: %s", st.Errors, st.Unknown, diag)
-	}
+	got := providertest.ParseClean(t, provider.Config{}, f)
 	var sum agt.Usage
 	n := int64(0)
 	for _, ev := range providertest.Events(t, got) {

@@ -14,10 +14,6 @@ import (
 	"github.com/agt-project/agt/provider/providertest"
 )
 
-func testdata(t *testing.T, elem ...string) string {
-	return filepath.Join(append([]string{providertest.RepoRoot(t), "testdata", "copilot"}, elem...)...)
-}
-
 // parse runs the pipeline over one file and returns its events and output,
 // with the file's folder cut from src paths.
 func parse(t *testing.T, file string) ([]agt.Event, []byte, provider.Stats) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/providertest"
 )
 
 func TestToolResults(t *testing.T) {
@@ -210,7 +211,7 @@ func TestProvisionalSession(t *testing.T) {
 // record: the records before the cut are read and one error event names
 // the cut record and keeps its text.
 func TestTruncatedLegacy(t *testing.T) {
-	full, err := os.ReadFile(testdata(t, "vibetracker__copilot-legacy-2025-10b.json"))
+	full, err := os.ReadFile(providertest.Testdata(t, "copilot", "vibetracker__copilot-legacy-2025-10b.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +277,7 @@ func TestModel(t *testing.T) {
 // TestLegacyOneLine: a legacy document on one line is read as a line, with
 // the same events as the pretty-printed document, each with its pointer.
 func TestLegacyOneLine(t *testing.T) {
-	full, err := os.ReadFile(testdata(t, "vibetracker__copilot-legacy-2025-10b.json"))
+	full, err := os.ReadFile(providertest.Testdata(t, "copilot", "vibetracker__copilot-legacy-2025-10b.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,10 +51,7 @@ func next(t *testing.T, name string) string {
 // call's).
 func TestWholeDB(t *testing.T) {
 	f := next(t, "dbos-inc__dbos-transact-golang__crush.db")
-	out, diag, st := providertest.Parse(t, provider.Config{}, f)
-	if st.Unknown != 0 || st.Errors != 0 || diag != "" {
-		t.Fatalf("unknown %d errors %d: %s", st.Unknown, st.Errors, diag)
-	}
+	out := providertest.ParseClean(t, provider.Config{}, f)
 	rows := map[string]bool{}
 	var cost float64
 	for _, ev := range providertest.Events(t, out) {

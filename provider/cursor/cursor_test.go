@@ -30,11 +30,7 @@ func TestSniff(t *testing.T) {
 		tmsg       = `{"role":"user","message":{"content":[{"type":"text","text":"<user_query>hi</user_query>"}]}}`
 		tend       = `{"type":"turn_ended","status":"success"}`
 	)
-	cases := []struct {
-		name string
-		h    agt.Head
-		want string
-	}{
+	providertest.Sniff(t, cursor.Provider{}, []providertest.SniffCase{
 		{"partial output", providertest.Head(init, user, delta), cursor.FormatStreamJSON},
 		{"whole messages", providertest.Head(init, user, whole, result), cursor.FormatStreamJSON},
 		{"json", providertest.Head(result), cursor.FormatJSON},
@@ -45,12 +41,7 @@ func TestSniff(t *testing.T) {
 		{"transcript", providertest.Head(tmsg, tend), cursor.FormatTranscript},
 		{"transcript with more members", providertest.Head(`{"role":"user","message":{"content":[]},"id":"x"}`), ""},
 		{"document", agt.Head{Doc: []byte(result)}, ""},
-	}
-	for _, c := range cases {
-		if got := (cursor.Provider{}).Sniff(c.h); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // TestDeltas: text deltas that no whole line follows become one assistant
@@ -71,10 +62,7 @@ func TestDeltas(t *testing.T) {
 	if err := os.WriteFile(f, []byte(lines), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, diag, st := providertest.Parse(t, provider.Config{}, f)
-	if st.Unknown != 0 || st.Errors != 0 || diag != "" {
-		t.Fatalf("unknown %d errors %d: %s", st.Unknown, st.Errors, diag)
-	}
+	out := providertest.ParseClean(t, provider.Config{}, f)
 	var got []string
 	for _, ev := range providertest.Events(t, out) {
 		switch ev.Kind {
@@ -104,10 +92,7 @@ func TestTranscript(t *testing.T) {
 	if _, err := os.Stat(f); err != nil {
 		t.Skip(err)
 	}
-	out, diag, st := providertest.Parse(t, provider.Config{}, f)
-	if st.Unknown != 0 || st.Errors != 0 || diag != "" {
-		t.Fatalf("unknown %d errors %d: %s", st.Unknown, st.Errors, diag)
-	}
+	out := providertest.ParseClean(t, provider.Config{}, f)
 	n := map[string]int{}
 	for _, ev := range providertest.Events(t, out) {
 		if ev.Format != cursor.FormatTranscript {

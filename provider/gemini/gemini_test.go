@@ -14,10 +14,6 @@ import (
 	"github.com/agt-project/agt/provider/providertest"
 )
 
-func testdata(t *testing.T, elem ...string) string {
-	return filepath.Join(append([]string{providertest.RepoRoot(t), "testdata", "gemini"}, elem...)...)
-}
-
 // parse runs the pipeline over files and returns its events, with the
 // folder of the first file cut from src paths.
 func parse(t *testing.T, files ...string) ([]agt.Event, []byte, provider.Stats) {
@@ -237,11 +233,11 @@ func TestStreamDeltas(t *testing.T) {
 // TestTruncatedDocument cuts a real session document at many places: every
 // cut yields the events of the complete messages and exactly one error.
 func TestTruncatedDocument(t *testing.T) {
-	full, err := os.ReadFile(testdata(t, "agtrace__session-2025-12-09T19-50-f0a689a6.json"))
+	full, err := os.ReadFile(providertest.Testdata(t, "gemini", "agtrace__session-2025-12-09T19-50-f0a689a6.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole, _, _ := parse(t, testdata(t, "agtrace__session-2025-12-09T19-50-f0a689a6.json"))
+	whole, _, _ := parse(t, providertest.Testdata(t, "gemini", "agtrace__session-2025-12-09T19-50-f0a689a6.json"))
 	dir := t.TempDir()
 	for cut := 200; cut < len(full)-2; cut += 1499 {
 		path := filepath.Join(dir, "cut.json")

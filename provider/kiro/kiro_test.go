@@ -1,7 +1,6 @@
 package kiro_test
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -25,11 +24,7 @@ func TestSniff(t *testing.T) {
 		clear  = `{"version":"v1","kind":"Clear"}`
 		kas    = `{"id":"u1","timestamp":"2026-05-21T20:35:47.332Z","payload":{"type":"user","content":"hi","images":[],"documents":[]}}`
 	)
-	cases := []struct {
-		name string
-		h    agt.Head
-		want string
-	}{
+	providertest.Sniff(t, kiro.Provider{}, []providertest.SniffCase{
 		{"prompt", providertest.Head(prompt), kiro.FormatSession},
 		{"unit kind", providertest.Head(clear, prompt), kiro.FormatSession},
 		{"after noise", providertest.Head(`not json`, prompt), kiro.FormatSession},
@@ -40,12 +35,7 @@ func TestSniff(t *testing.T) {
 		{"kas", providertest.Head(kas), kiro.FormatKAS},
 		{"kas unknown payload", providertest.Head(`{"id":"x","timestamp":"2026-05-21T20:35:47.332Z","payload":{"type":"teleport"}}`), ""},
 		{"codex envelope", providertest.Head(`{"timestamp":"2026-05-21T20:35:47.332Z","type":"response_item","payload":{"type":"message"}}`), ""},
-	}
-	for _, c := range cases {
-		if got := (kiro.Provider{}).Sniff(c.h); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 	if p, f := provider.Detect(providertest.Head(prompt)); p == nil || p.Name() != "kiro" || f != kiro.FormatSession {
 		t.Errorf("detected %v %q", p, f)
 	}
@@ -55,7 +45,7 @@ func TestSniff(t *testing.T) {
 // epoch seconds, every result is linked to its call, the shell's exit
 // status is its exit code, and no usage is made up.
 func TestSession(t *testing.T) {
-	path := filepath.Join(providertest.RepoRoot(t), "testdata", "kiro", sample)
+	path := providertest.Testdata(t, "kiro", sample)
 	out, _, _ := providertest.Parse(t, provider.Config{}, path)
 	var kinds []string
 	exits := 0
@@ -96,11 +86,8 @@ func TestSession(t *testing.T) {
 // system events.
 func TestKAS(t *testing.T) {
 	dir := "sess_5e804080-466c-4f65-bde9-f6133b7068f6"
-	path := filepath.Join(providertest.RepoRoot(t), "testdata", "kiro", "kas", dir, "messages.jsonl")
-	out, diag, st := providertest.Parse(t, provider.Config{}, path)
-	if st.Errors != 0 || st.Unknown != 0 || diag != "" {
-		t.Fatalf("errors %d, unknown %d: %s", st.Errors, st.Unknown, diag)
-	}
+	path := providertest.Testdata(t, "kiro", "kas", dir, "messages.jsonl")
+	out := providertest.ParseClean(t, provider.Config{}, path)
 	count := map[string]int{}
 	for _, ev := range providertest.Events(t, out) {
 		count[ev.Kind]++

@@ -17,10 +17,6 @@ import (
 	"github.com/agt-project/agt/stage"
 )
 
-func testdata(t *testing.T, elem ...string) string {
-	return filepath.Join(append([]string{providertest.RepoRoot(t), "testdata", "opencode"}, elem...)...)
-}
-
 // TestGolden parses real exports and live outputs and compares the events
 // with reviewed golden files.
 func TestGolden(t *testing.T) {
@@ -52,11 +48,7 @@ func kinds(evs []agt.Event) string {
 }
 
 func TestSniff(t *testing.T) {
-	cases := []struct {
-		name string
-		head agt.Head
-		want string
-	}{
+	providertest.Sniff(t, opencode.Provider{}, []providertest.SniffCase{
 		{"export document", agt.Head{Doc: []byte("{\n  \"info\": {\n    \"id\": \"ses_1\",\n    \"slug\": \"x\"")}, opencode.FormatExport},
 		{"export document, id later", agt.Head{Doc: []byte(`{"info":{"slug":"x","time":{"created":1},"id":"ses_1"},"messages":[`)}, opencode.FormatExport},
 		{"export on one line", providertest.Head(`{"info":{"id":"ses_1","slug":"x"},"messages":[]}`), opencode.FormatExport},
@@ -75,12 +67,7 @@ func TestSniff(t *testing.T) {
 		{"claude", providertest.Head(`{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}`), ""},
 		{"json-rpc", providertest.Head(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"ses_1"}}`), ""},
 		{"sqlite", providertest.Head("SQLite format 3\x00\x10\x00"), ""},
-	}
-	for _, c := range cases {
-		if got := (opencode.Provider{}).Sniff(c.head); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // TestSniffCorpus: every file of the corpus is claimed by this provider
@@ -284,7 +271,7 @@ func atof(s string) float64 {
 // TestTruncated: an export cut short yields the records that end before the
 // cut and one error event, at the pointer where the document breaks off.
 func TestTruncated(t *testing.T) {
-	full, err := os.ReadFile(testdata(t, "pidev__30-80b1955cc9-1.json"))
+	full, err := os.ReadFile(providertest.Testdata(t, "opencode", "pidev__30-80b1955cc9-1.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

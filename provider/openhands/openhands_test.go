@@ -14,10 +14,6 @@ import (
 	"github.com/agt-project/agt/provider/providertest"
 )
 
-func testdata(t *testing.T, name string) string {
-	return filepath.Join(providertest.RepoRoot(t), "testdata", "openhands", name)
-}
-
 // TestGolden parses real trajectories and compares the events with
 // reviewed golden files.
 func TestGolden(t *testing.T) {
@@ -26,23 +22,14 @@ func TestGolden(t *testing.T) {
 
 func TestSniff(t *testing.T) {
 	const ev = `{"id":0,"timestamp":"2025-01-27T22:44:56.900854","source":"user","message":"hi","action":"message","args":{"content":"hi"}}`
-	cases := []struct {
-		name string
-		h    agt.Head
-		want string
-	}{
+	providertest.Sniff(t, openhands.Provider{}, []providertest.SniffCase{
 		{"trajectory", agt.Head{Doc: []byte("[\n  " + ev + "\n]")}, openhands.FormatTrajectory},
 		{"one-line trajectory", providertest.Head("[" + ev + "]"), openhands.FormatTrajectory},
 		{"folder line", providertest.Head(`{"openhands":"s","file":"/x/events/0.json","event":` + ev + `}`), openhands.FormatEvents},
 		{"array of other objects", agt.Head{Doc: []byte(`[{"id":1,"title":"x"}]`)}, ""},
 		{"continue index", agt.Head{Doc: []byte(`[{"sessionId":"s","title":"t","dateCreated":"1","workspaceDirectory":"/w"}]`)}, ""},
 		{"event without source", agt.Head{Doc: []byte(`[{"id":0,"timestamp":"t","action":"message"}]`)}, ""},
-	}
-	for _, c := range cases {
-		if got := (openhands.Provider{}).Sniff(c.h); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // TestUsage: each model response counts once, with the agent's own figures
@@ -58,7 +45,7 @@ func TestUsage(t *testing.T) {
 		{"All-Hands-AI__OpenHands__trajs-basic.json", 2, 4 + 6, 3482, 3482 + 1158, 1135 + 177},
 		{"All-Hands-AI__OpenHands__trajs-basic_interactions.json", 1, 169, 2304, 0, 10},
 	} {
-		out, _, _ := providertest.Parse(t, provider.Config{}, testdata(t, c.file))
+		out, _, _ := providertest.Parse(t, provider.Config{}, providertest.Testdata(t, "openhands", c.file))
 		n := 0
 		var sum agt.Usage
 		for _, ev := range providertest.Events(t, out) {
@@ -79,7 +66,7 @@ func TestUsage(t *testing.T) {
 // the folder: the same events as the trajectory, in the session named
 // after the folder, each naming its file.
 func TestEventFolder(t *testing.T) {
-	b, err := os.ReadFile(testdata(t, "All-Hands-AI__OpenHands__trajs-basic.json"))
+	b, err := os.ReadFile(providertest.Testdata(t, "openhands", "All-Hands-AI__OpenHands__trajs-basic.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,11 +87,8 @@ func TestEventFolder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out, diag, st := providertest.Parse(t, provider.Config{}, filepath.Dir(dir))
-	if st.Errors != 0 || st.Unknown != 0 || diag != "" {
-		t.Fatalf("errors %d unknown %d: %s", st.Errors, st.Unknown, diag)
-	}
-	want, _, _ := providertest.Parse(t, provider.Config{}, testdata(t, "All-Hands-AI__OpenHands__trajs-basic.json"))
+	out := providertest.ParseClean(t, provider.Config{}, filepath.Dir(dir))
+	want, _, _ := providertest.Parse(t, provider.Config{}, providertest.Testdata(t, "openhands", "All-Hands-AI__OpenHands__trajs-basic.json"))
 	got := providertest.Events(t, out)
 	ref := providertest.Events(t, want)
 	if len(got) != len(ref) {
@@ -126,10 +110,7 @@ func TestEventFolder(t *testing.T) {
 // per response with the agent's own figures (per_turn_token 3814, 3901 and
 // 3962; cost 0.00122745 in all), linked to the events of that response.
 func TestV1Usage(t *testing.T) {
-	out, diag, st := providertest.Parse(t, provider.Config{}, testdata(t, filepath.Join("v1", "cd94562403b9487ebdd4018e3f531dfd")))
-	if st.Errors != 0 || st.Unknown != 0 || diag != "" {
-		t.Fatalf("errors %d unknown %d: %s", st.Errors, st.Unknown, diag)
-	}
+	out := providertest.ParseClean(t, provider.Config{}, providertest.Testdata(t, "openhands", "v1", "cd94562403b9487ebdd4018e3f531dfd"))
 	responses := map[string]bool{}
 	var totals []int64
 	cost := 0.0

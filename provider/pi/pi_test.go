@@ -26,11 +26,7 @@ func TestSniff(t *testing.T) {
 		v1msg    = `{"type":"message","timestamp":"2025-11-20T23:33:01.550Z","message":{"role":"user","content":[{"type":"text","text":"/mode"}],"timestamp":1763681581544}}`
 		msgStart = `{"type":"message_start","message":{"role":"user","content":[{"type":"text","text":"hi"}],"timestamp":1795335664783}}`
 	)
-	cases := []struct {
-		name string
-		h    agt.Head
-		want string
-	}{
+	providertest.Sniff(t, pi.Provider{}, []providertest.SniffCase{
 		{"v3 session", providertest.Head(v3header, entry), pi.FormatSession},
 		{"v1 session", providertest.Head(v1header, v1msg), pi.FormatSession},
 		{"header only", providertest.Head(v3header), pi.FormatSession},
@@ -47,12 +43,7 @@ func TestSniff(t *testing.T) {
 		{"claude", providertest.Head(`{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}`), ""},
 		{"session without id", providertest.Head(`{"type":"session","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}`), ""},
 		{"document", agt.Head{Doc: []byte(`{"type":"session"}`)}, ""},
-	}
-	for _, c := range cases {
-		if got := (pi.Provider{}).Sniff(c.h); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // TestTentative: a session header alone is tentative (a session file and

@@ -48,7 +48,7 @@ func Seeds(t testing.TB, add func([]byte), dirs ...string) {
 // makes of it; provenance tables and large pretty-printed documents (no
 // small seed) are left out.
 func TestdataSeeds(t testing.TB, add func([]byte), name string) {
-	files, _ := filepath.Glob(filepath.Join(RepoRoot(t), "testdata", name, "*"))
+	files, _ := filepath.Glob(Testdata(t, name, "*"))
 	for _, p := range files {
 		var b []byte
 		if fi, err := os.Stat(p); err != nil || fi.IsDir() || strings.HasSuffix(p, ".tsv") {

@@ -52,6 +52,11 @@ func RepoRoot(t testing.TB) string {
 	}
 }
 
+// Testdata is the path of elem below the repository's testdata folder.
+func Testdata(t testing.TB, elem ...string) string {
+	return filepath.Join(append([]string{RepoRoot(t), "testdata"}, elem...)...)
+}
+
 // Parse runs the parse pipeline in-process over files and returns stdout,
 // stderr and the run's counts.
 func Parse(t testing.TB, cfg provider.Config, paths ...string) ([]byte, string, provider.Stats) {
@@ -66,6 +71,17 @@ func Parse(t testing.TB, cfg provider.Config, paths ...string) ([]byte, string, 
 		t.Fatalf("parse %v: %v", paths, err)
 	}
 	return out.Bytes(), diag.String(), st
+}
+
+// ParseClean is Parse for a run that must report no diagnostic, no error
+// and no unknown record (else the test fails at once); it returns stdout.
+func ParseClean(t testing.TB, cfg provider.Config, paths ...string) []byte {
+	t.Helper()
+	out, diag, st := Parse(t, cfg, paths...)
+	if st.Errors != 0 || st.Unknown != 0 || diag != "" {
+		t.Fatalf("errors %d, unknown %d: %s", st.Errors, st.Unknown, diag)
+	}
+	return out
 }
 
 // Events decodes JSONL output, failing on any line that is not JSON.
@@ -121,7 +137,7 @@ func Golden(t testing.TB, got []byte, path string) {
 // when the name lacks it). With clean, the run must report no diagnostic,
 // no error and no unknown record.
 func GoldenFiles(t *testing.T, dir string, clean bool, patterns ...string) {
-	root := filepath.Join(RepoRoot(t), "testdata", dir)
+	root := Testdata(t, dir)
 	n := 0
 	for _, pattern := range patterns {
 		files, _ := filepath.Glob(filepath.Join(root, pattern))
@@ -154,6 +170,24 @@ func Head(lines ...string) agt.Head {
 		h.Lines = append(h.Lines, []byte(l))
 	}
 	return h
+}
+
+// SniffCase is a case of Sniff: a head and the format it should be named
+// ("" for none).
+type SniffCase = struct {
+	Name string
+	Head agt.Head
+	Want string
+}
+
+// Sniff checks the format p's Sniff names for the head of each case.
+func Sniff(t *testing.T, p provider.Provider, cases []SniffCase) {
+	t.Helper()
+	for _, c := range cases {
+		if got := p.Sniff(c.Head); got != c.Want {
+			t.Errorf("%s: got %q, want %q", c.Name, got, c.Want)
+		}
+	}
 }
 
 // LiveFiles lists the files of corpus/live/<format> matching pattern, and

@@ -24,11 +24,7 @@ func TestSniff(t *testing.T) {
 		claude       = `{"type":"user","sessionId":"s","uuid":"u","message":{"role":"user","content":"hi"}}`
 		claudeSystem = `{"type":"system","sessionId":"s","uuid":"u","subtype":"compact_boundary","content":"x"}`
 	)
-	cases := []struct {
-		name string
-		h    agt.Head
-		want string
-	}{
+	providertest.Sniff(t, qwen.Provider{}, []providertest.SniffCase{
 		{"user record", providertest.Head(user), qwen.FormatSession},
 		{"system record first", providertest.Head(system, user), qwen.FormatSession},
 		{"after a bad line", providertest.Head(`{"uuid":`, user), qwen.FormatSession},
@@ -36,19 +32,14 @@ func TestSniff(t *testing.T) {
 		{"claude system", providertest.Head(claudeSystem), ""},
 		{"no session id", providertest.Head(`{"uuid":"u","type":"user","message":{"parts":[]}}`), ""},
 		{"document", agt.Head{Doc: []byte(user)}, ""},
-	}
-	for _, c := range cases {
-		if got := (qwen.Provider{}).Sniff(c.h); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 }
 
 // TestUsage checks the usage of the sample against the figures the agent
 // wrote in its own usageMetadata: prompt 500 + 600 (50 of them cached),
 // candidates 20 + 5, totals 520 + 605.
 func TestUsage(t *testing.T) {
-	f := filepath.Join(providertest.RepoRoot(t), "testdata", "qwen", "Piebald-AI__splitrail__qwen_code.jsonl")
+	f := providertest.Testdata(t, "qwen", "Piebald-AI__splitrail__qwen_code.jsonl")
 	out, _, st := providertest.Parse(t, provider.Config{}, f)
 	if st.Lines != 8 || st.Unknown != 0 || st.Errors != 0 {
 		t.Fatalf("lines %d unknown %d errors %d", st.Lines, st.Unknown, st.Errors)

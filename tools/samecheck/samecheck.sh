@@ -19,27 +19,24 @@ shift 3
 rm -rf "$work" && mkdir -p "$work/before" "$work/after"
 
 # run NAME CMD...: the command's stdout and stderr into WORK_DIR/{before,after}/NAME
-run() {
-	local name=$1
-	shift
-	for side in before after; do
-		local bin=$before
-		[ $side = after ] && bin=$after
-		(PATH="$bin:$PATH" "$@" >"$work/$side/$name.out" 2>"$work/$side/$name.err")
-		echo $? >"$work/$side/$name.rc"
-	done
-}
+run() { sides 0 "$@"; }
 # folder NAME CMD... -o: the same for a command that writes a folder
 # (given as its last argument), with its timing line taken out of stderr
-folder() {
-	local name=$1
-	shift
+folder() { sides 1 "$@"; }
+# sides FOLDER NAME CMD...: run and, with FOLDER 1, folder
+sides() {
+	local dir=$1 name=$2
+	shift 2
 	for side in before after; do
 		local bin=$before
 		[ $side = after ] && bin=$after
-		(PATH="$bin:$PATH" "$@" "$work/$side/$name.d" >"$work/$side/$name.out" 2>"$work/$side/$name.err")
+		local cmd=("$@")
+		[ $dir = 1 ] && cmd+=("$work/$side/$name.d")
+		(PATH="$bin:$PATH" "${cmd[@]}" >"$work/$side/$name.out" 2>"$work/$side/$name.err")
 		echo $? >"$work/$side/$name.rc"
-		sed -i 's/ in [0-9.]*s ([0-9.]* MB\/s)$//' "$work/$side/$name.err"
+		if [ $dir = 1 ]; then
+			sed -i 's/ in [0-9.]*s ([0-9.]* MB\/s)$//' "$work/$side/$name.err"
+		fi
 	done
 }
 
