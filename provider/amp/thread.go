@@ -217,9 +217,8 @@ func (p *threadParser) assistant(em *agt.Emitter, m *threadMessage) {
 		assistantBlock(em, p.calls, ev, &b.part, i)
 	}
 	if u := m.Usage; u != nil {
-		c := &agt.Usage{Scope: agt.ScopeCall, Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite,
-			Output: u.Output, ContextWindow: u.MaxInput, MessageID: ev.MessageID}
-		c.Sum()
+		c := (&usage{Input: u.Input, CacheWrite: u.CacheWrite, CacheRead: u.CacheRead, Output: u.Output, MaxTokens: u.MaxInput}).call()
+		c.MessageID = ev.MessageID
 		em.Emit(agt.Event{Kind: agt.KindUsage, TS: ev.TS, Model: ev.Model, MessageID: ev.MessageID, Usage: c}, "", "usage")
 	}
 }
