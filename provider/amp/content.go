@@ -39,9 +39,10 @@ func (c calls) take(em *agt.Emitter, id string) string {
 
 // userBlock emits the event of block b, the i-th of a user message, from ev
 // (what the message gives each of its events): a user event for a text, a
-// tool result for a tool_result, whose result res is linked to its call,
-// and a meta event for any other block or a text block without text.
-func userBlock(em *agt.Emitter, c calls, ev agt.Event, b *part, res *agt.Result, i int) {
+// tool result for a tool_result, whose result (res, each format's own)
+// is linked to its call, and a meta event for any other block or a text
+// block without text.
+func userBlock(em *agt.Emitter, c calls, ev agt.Event, b *part, res func() *agt.Result, i int) {
 	suffix := "b" + strconv.Itoa(i)
 	switch b.Type {
 	case "text":
@@ -51,11 +52,12 @@ func userBlock(em *agt.Emitter, c calls, ev agt.Event, b *part, res *agt.Result,
 		}
 		ev.Kind, ev.Meta = agt.KindMeta, &agt.Meta{Type: "content", Subtype: b.Type} // empty, or not a string
 	case "tool_result":
-		if res.ID != "" {
-			res.Call = c.take(em, res.ID)
-			suffix = "result:" + res.ID
+		r := res()
+		if r.ID != "" {
+			r.Call = c.take(em, r.ID)
+			suffix = "result:" + r.ID
 		}
-		ev.Kind, ev.Result = agt.KindToolResult, res
+		ev.Kind, ev.Result = agt.KindToolResult, r
 	default:
 		ev.Kind, ev.Meta = agt.KindMeta, &agt.Meta{Type: "content", Subtype: b.Type}
 	}

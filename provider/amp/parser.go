@@ -73,11 +73,7 @@ func (p *parser) user(em *agt.Emitter, r *record, stream string) {
 	}
 	for i := range r.Message.Content {
 		b := &r.Message.Content[i]
-		var res *agt.Result
-		if b.Type == "tool_result" {
-			res = b.result()
-		}
-		userBlock(em, p.calls, agt.Event{Stream: stream}, &b.part, res, i)
+		userBlock(em, p.calls, agt.Event{Stream: stream}, &b.part, b.result, i)
 	}
 }
 

@@ -193,11 +193,7 @@ func (p *threadParser) user(em *agt.Emitter, m *threadMessage) {
 	}
 	for i := range m.Content {
 		b := &m.Content[i]
-		var res *agt.Result
-		if b.Type == "tool_result" {
-			res = b.result()
-		}
-		userBlock(em, p.calls, agt.Event{TS: ts}, &b.part, res, i)
+		userBlock(em, p.calls, agt.Event{TS: ts}, &b.part, b.result, i)
 	}
 }
 
