@@ -1,10 +1,6 @@
 package amp
 
-import (
-	"strconv"
-
-	"github.com/agt-project/agt"
-)
+import "github.com/agt-project/agt"
 
 // handler emits the events of one record type.
 type handler func(p *parser, em *agt.Emitter, r *record, stream string)
@@ -19,7 +15,7 @@ var records = map[string]handler{
 
 // parser reads one stream of Amp's stream JSON.
 type parser struct {
-	calls map[string]string // session + tool_use id → event id of the call
+	calls calls
 }
 
 // Decode reads one line; it touches no state.
@@ -75,30 +71,9 @@ func (p *parser) user(em *agt.Emitter, r *record, stream string) {
 	if r.Message == nil {
 		return
 	}
-	for i, b := range r.Message.Content {
-		suffix := "b" + strconv.Itoa(i)
-		switch b.Type {
-		case "text":
-			ev := agt.Event{Kind: agt.KindUser, Stream: stream, Text: text(b.Text)}
-			if ev.Text == nil { // empty, or not a string
-				ev.Kind, ev.Meta = agt.KindMeta, &agt.Meta{Type: "content", Subtype: b.Type}
-			}
-			em.Emit(ev, "", suffix)
-		case "tool_result":
-			res := &agt.Result{ID: b.ToolUseID, Output: b.Content, IsError: b.IsError, ExitCode: b.exit}
-			if b.exit != nil && *b.exit != 0 {
-				res.IsError = true // Amp's is_error stays false for a command that failed
-			}
-			if b.ToolUseID != "" {
-				k := em.Current() + "\x00" + b.ToolUseID
-				res.Call = p.calls[k]
-				delete(p.calls, k) // a call has one result
-				suffix = "result:" + b.ToolUseID
-			}
-			em.Emit(agt.Event{Kind: agt.KindToolResult, Stream: stream, Result: res}, "", suffix)
-		default:
-			em.Emit(agt.Event{Kind: agt.KindMeta, Stream: stream, Meta: &agt.Meta{Type: "content", Subtype: b.Type}}, "", suffix)
-		}
+	for i := range r.Message.Content {
+		b := &r.Message.Content[i]
+		userBlock(em, p.calls, agt.Event{Stream: stream}, &b.part, b.result, i)
 	}
 }
 
@@ -107,36 +82,8 @@ func (p *parser) assistant(em *agt.Emitter, r *record, stream string) {
 	if m == nil {
 		return
 	}
-	for i, b := range m.Content {
-		suffix := "b" + strconv.Itoa(i)
-		ev := agt.Event{Stream: stream}
-		switch b.Type {
-		case "text":
-			ev.Kind, ev.Text = agt.KindAssistant, text(b.Text)
-			if ev.Text == nil { // empty, or not a string
-				ev.Kind, ev.Meta = agt.KindMeta, &agt.Meta{Type: "content", Subtype: b.Type}
-			}
-		case "thinking":
-			ev.Kind, ev.Text = agt.KindReasoning, text(b.Thinking)
-		case "redacted_thinking":
-			ev.Kind, ev.Meta = agt.KindReasoning, &agt.Meta{Type: "redacted_thinking"}
-		case "tool_use":
-			ev.Kind = agt.KindToolCall
-			ev.Tool = &agt.Tool{ID: b.ID, Name: b.Name, NativeName: b.Name, Input: b.Input, NativeInput: b.Input}
-			if b.ID == "" {
-				ev.Tool.ID = em.Key() + "#" + strconv.Itoa(i) // a block without an id: its line and place
-			} else {
-				suffix = "tool:" + b.ID
-			}
-			id := em.Emit(ev, "", suffix)
-			if b.ID != "" {
-				p.calls[em.Current()+"\x00"+b.ID] = id
-			}
-			continue
-		default:
-			ev.Kind, ev.Meta = agt.KindMeta, &agt.Meta{Type: "content", Subtype: b.Type}
-		}
-		em.Emit(ev, "", suffix)
+	for i := range m.Content {
+		assistantBlock(em, p.calls, agt.Event{Stream: stream}, &m.Content[i].part, i)
 	}
 	if m.Usage != nil {
 		em.Emit(agt.Event{Kind: agt.KindUsage, Stream: stream, Usage: m.Usage.call()}, "", "usage")
@@ -162,12 +109,4 @@ func (p *parser) result(em *agt.Emitter, r *record, stream string) {
 		}
 	}
 	em.Emit(ev, "", "result")
-}
-
-// text keeps a text member when it is a non-empty JSON string.
-func text(r agt.Raw) agt.Raw {
-	if len(r) > 2 && r[0] == '"' {
-		return r
-	}
-	return nil
 }

@@ -58,5 +58,5 @@ func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
 	if format == FormatThread {
 		return &threadParser{raw: opts.Raw}
 	}
-	return &parser{calls: map[string]string{}}
+	return &parser{calls: calls{}}
 }

@@ -1,10 +1,6 @@
 package amp
 
-import (
-	"strings"
-
-	"github.com/agt-project/agt"
-)
+import "github.com/agt-project/agt"
 
 // record is one line of stream JSON; only the fields agt uses.
 type record struct {
@@ -39,14 +35,9 @@ type message struct {
 	Usage      *usage  `json:"usage"`
 }
 
-// block is one content block.
+// block is one content block: a tool result's members are the stream's.
 type block struct {
-	Type      string  `json:"type"`
-	Text      agt.Raw `json:"text"`
-	Thinking  agt.Raw `json:"thinking"`
-	ID        string  `json:"id"`
-	Name      string  `json:"name"`
-	Input     agt.Raw `json:"input"`
+	part
 	ToolUseID string  `json:"tool_use_id"`
 	Content   agt.Raw `json:"content"`
 	IsError   bool    `json:"is_error"`
@@ -65,25 +56,28 @@ func decode(line []byte) (*record, error) {
 	if r.Message != nil {
 		for i := range r.Message.Content {
 			if b := &r.Message.Content[i]; b.Type == "tool_result" {
-				b.exit = exitCode(b.Content)
+				b.exit = exitCode([]byte(b.Content.Str()))
 			}
 		}
 	}
 	return r, err
 }
 
-// exitCode is the exitCode of a tool result whose content is Amp's
-// stringified payload ({"output":…,"exitCode":N} for shell tools).
-func exitCode(content agt.Raw) *int {
-	s := content.Str()
-	if !strings.HasPrefix(s, "{") {
+// exitCode is the exitCode of a tool's result payload ({"output":…,
+// "exitCode":N} for shell tools), which the stream stringifies into a tool
+// result's content and the thread keeps as run.result.
+func exitCode(payload []byte) *int {
+	if len(payload) == 0 || payload[0] != '{' {
 		return nil
 	}
 	var p struct {
 		ExitCode *int `json:"exitCode"`
 	}
-	if agt.API.Unmarshal([]byte(s), &p) != nil {
+	if agt.API.Unmarshal(payload, &p) != nil {
 		return nil
 	}
 	return p.ExitCode
 }
+
+// result is a tool_result block's result.
+func (b *block) result() *agt.Result { return toolResult(b.ToolUseID, b.Content, b.IsError, b.exit) }

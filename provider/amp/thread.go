@@ -62,19 +62,24 @@ type threadMessage struct {
 	Content []threadBlock `json:"content"`
 }
 
-// threadBlock is a content block of a thread message.
+// threadBlock is a content block of a thread message: a tool result's
+// members are the thread's.
 type threadBlock struct {
-	Type      string  `json:"type"`
-	Text      agt.Raw `json:"text"`
-	Thinking  agt.Raw `json:"thinking"`
-	ID        string  `json:"id"`
-	Name      string  `json:"name"`
-	Input     agt.Raw `json:"input"`
-	ToolUseID string  `json:"toolUseID"`
+	part
+	ToolUseID string `json:"toolUseID"`
 	Run       *struct {
 		Status string  `json:"status"`
 		Result agt.Raw `json:"result"`
 	} `json:"run"`
+}
+
+// result is a tool_result block's result: run.result is the output, a run
+// whose status is not "done" an error.
+func (b *threadBlock) result() *agt.Result {
+	if r := b.Run; r != nil {
+		return toolResult(b.ToolUseID, r.Result, r.Status != "done", exitCode(r.Result))
+	}
+	return &agt.Result{ID: b.ToolUseID}
 }
 
 // threadUsage is an assistant message's usage.
@@ -91,7 +96,7 @@ type threadUsage struct {
 // threadParser reads one thread document.
 type threadParser struct {
 	raw   bool
-	calls map[string]string
+	calls calls
 }
 
 // threadValue is a decoded document: the thread and its messages.
@@ -127,7 +132,7 @@ func (*threadParser) Decode(rec []byte) (any, error) {
 func (p *threadParser) Apply(em *agt.Emitter, v any) {
 	tv := v.(*threadValue)
 	t := tv.t
-	p.calls = map[string]string{}
+	p.calls = calls{}
 	if t.ID != "" {
 		em.Session(t.ID)
 	} else {
@@ -186,38 +191,9 @@ func (p *threadParser) user(em *agt.Emitter, m *threadMessage) {
 	if m.Meta != nil {
 		ts = msTime(m.Meta.SentAt)
 	}
-	for i, b := range m.Content {
-		suffix := "b" + strconv.Itoa(i)
-		switch b.Type {
-		case "text":
-			if t := text(b.Text); t != nil {
-				em.Emit(agt.Event{Kind: agt.KindUser, TS: ts, Text: t}, "", suffix)
-				continue
-			}
-		case "tool_result":
-			res := &agt.Result{ID: b.ToolUseID}
-			if r := b.Run; r != nil {
-				res.Output = r.Result
-				res.IsError = r.Status != "done"
-				if len(r.Result) > 0 && r.Result[0] == '{' {
-					var o struct {
-						ExitCode *int `json:"exitCode"`
-					}
-					if agt.API.Unmarshal(r.Result, &o) == nil && o.ExitCode != nil {
-						res.ExitCode = o.ExitCode
-						res.IsError = res.IsError || *o.ExitCode != 0
-					}
-				}
-			}
-			if b.ToolUseID != "" {
-				res.Call = p.calls[b.ToolUseID]
-				delete(p.calls, b.ToolUseID)
-				suffix = "result:" + b.ToolUseID
-			}
-			em.Emit(agt.Event{Kind: agt.KindToolResult, TS: ts, Result: res}, "", suffix)
-			continue
-		}
-		em.Emit(agt.Event{Kind: agt.KindMeta, TS: ts, Meta: &agt.Meta{Type: "content", Subtype: b.Type}}, "", suffix)
+	for i := range m.Content {
+		b := &m.Content[i]
+		userBlock(em, p.calls, agt.Event{TS: ts}, &b.part, b.result, i)
 	}
 }
 
@@ -229,44 +205,16 @@ func (p *threadParser) assistant(em *agt.Emitter, m *threadMessage) {
 	if u := m.Usage; u != nil {
 		ev.Model, ev.TS = u.Model, agt.Timestamp(u.Timestamp)
 	}
-	for i, b := range m.Content {
-		suffix := "b" + strconv.Itoa(i)
-		e := ev
-		switch b.Type {
-		case "text":
-			if e.Text = text(b.Text); e.Text == nil {
-				continue
-			}
-			e.Kind = agt.KindAssistant
-		case "thinking":
-			if e.Text = text(b.Thinking); e.Text == nil {
-				continue // only the encrypted reasoning
-			}
-			e.Kind = agt.KindReasoning
-		case "redacted_thinking":
-			e.Kind, e.Meta = agt.KindReasoning, &agt.Meta{Type: "redacted_thinking"}
-		case "tool_use":
-			e.Kind = agt.KindToolCall
-			e.Tool = &agt.Tool{ID: b.ID, Name: b.Name, NativeName: b.Name, Input: b.Input, NativeInput: b.Input}
-			if b.ID == "" {
-				e.Tool.ID = em.Key() + "#" + strconv.Itoa(i)
-			} else {
-				suffix = "tool:" + b.ID
-			}
-			id := em.Emit(e, "", suffix)
-			if b.ID != "" {
-				p.calls[b.ID] = id
-			}
-			continue
-		default:
-			e.Kind, e.Meta = agt.KindMeta, &agt.Meta{Type: "content", Subtype: b.Type}
+	for i := range m.Content {
+		b := &m.Content[i]
+		if b.Type == "text" && text(b.Text) == nil || b.Type == "thinking" && text(b.Thinking) == nil {
+			continue // no event for a text without text, nor for the encrypted reasoning alone
 		}
-		em.Emit(e, "", suffix)
+		assistantBlock(em, p.calls, ev, &b.part, i)
 	}
 	if u := m.Usage; u != nil {
-		c := &agt.Usage{Scope: agt.ScopeCall, Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite,
-			Output: u.Output, ContextWindow: u.MaxInput, MessageID: ev.MessageID}
-		c.Sum()
+		c := (&usage{Input: u.Input, CacheWrite: u.CacheWrite, CacheRead: u.CacheRead, Output: u.Output, MaxTokens: u.MaxInput}).call()
+		c.MessageID = ev.MessageID
 		em.Emit(agt.Event{Kind: agt.KindUsage, TS: ev.TS, Model: ev.Model, MessageID: ev.MessageID, Usage: c}, "", "usage")
 	}
 }

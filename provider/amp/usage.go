@@ -11,7 +11,8 @@ type usage struct {
 	MaxTokens  int64 `json:"max_tokens"`
 }
 
-// call is the usage of the model call that wrote the message.
+// call is the usage of the model call that wrote the message (the thread
+// keeps the same figures under its own names).
 func (u *usage) call() *agt.Usage {
 	c := &agt.Usage{Scope: agt.ScopeCall, Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite,
 		Output: u.Output, ContextWindow: u.MaxTokens}
