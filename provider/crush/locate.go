@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/internal/locate"
 )
 
 // Logs is where Crush keeps its databases: one per project, crush.db in
@@ -14,13 +15,11 @@ import (
 func (Provider) Logs(getenv func(string) string, home string) []string {
 	root := getenv("CRUSH_GLOBAL_DATA")
 	if root == "" {
-		if x := getenv("XDG_DATA_HOME"); x != "" {
-			root = filepath.Join(x, "crush")
-		} else if home != "" {
-			root = filepath.Join(home, ".local", "share", "crush")
-		} else {
+		data := locate.DataHome(getenv, home)
+		if data == "" {
 			return nil
 		}
+		root = filepath.Join(data, "crush")
 	}
 	b, err := os.ReadFile(filepath.Join(root, "projects.json"))
 	if err != nil {

@@ -12,12 +12,9 @@ import (
 // and the JSON storage/ of older versions. The data folder is not given
 // whole: it also holds snapshot/, git repositories of the user's files.
 func (Provider) Logs(getenv func(string) string, home string) []string {
-	data := getenv("XDG_DATA_HOME")
+	data := locate.DataHome(getenv, home)
 	if data == "" {
-		if home == "" {
-			return nil
-		}
-		data = filepath.Join(home, ".local", "share")
+		return nil
 	}
 	root := filepath.Join(data, "opencode")
 	out := []string{filepath.Join(root, "opencode.db")}

@@ -17,3 +17,15 @@ func Glob(dir, pattern string) []string {
 	m, _ := filepath.Glob(filepath.Join(string(esc), pattern))
 	return m
 }
+
+// DataHome is the user's data folder of the XDG convention: $XDG_DATA_HOME,
+// else ~/.local/share; "" when neither is known.
+func DataHome(getenv func(string) string, home string) string {
+	if d := getenv("XDG_DATA_HOME"); d != "" {
+		return d
+	}
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".local", "share")
+}

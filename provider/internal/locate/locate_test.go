@@ -18,3 +18,23 @@ func TestGlob(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestDataHome(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == "XDG_DATA_HOME" {
+				return v
+			}
+			return ""
+		}
+	}
+	for _, c := range []struct{ xdg, home, want string }{
+		{"/x", "/h", "/x"},
+		{"", "/h", filepath.Join("/h", ".local", "share")},
+		{"", "", ""},
+	} {
+		if got := DataHome(env(c.xdg), c.home); got != c.want {
+			t.Errorf("DataHome(%q, %q) = %q, want %q", c.xdg, c.home, got, c.want)
+		}
+	}
+}
