@@ -261,6 +261,13 @@ type FieldError struct{ Msg string }
 
 func (e *FieldError) Error() string { return "unexpected field type: " + e.Msg }
 
+// IsFieldError tells whether err is a FieldError: a record read but for
+// fields of unexpected types, which a parser keeps.
+func IsFieldError(err error) bool {
+	var fe *FieldError
+	return errors.As(err, &fe)
+}
+
 func jsonKind(c byte) string {
 	switch c {
 	case '[':

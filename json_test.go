@@ -32,3 +32,24 @@ func TestRoundTrip(t *testing.T) {
 		t.Errorf("round trip differs:\n got  %s\n want %s", out, line)
 	}
 }
+
+// TestIsFieldError: a record with a field of an unexpected type is a
+// FieldError (its other fields were read); broken JSON is not.
+func TestIsFieldError(t *testing.T) {
+	var v struct {
+		Kind string `json:"kind"`
+		N    int    `json:"n"`
+	}
+	err := Decode([]byte(`{"kind":"x","n":"seven"}`), &v)
+	if !IsFieldError(err) || v.Kind != "x" {
+		t.Errorf("wrong-typed field: %v, kind %q", err, v.Kind)
+	}
+	for _, bad := range []string{`{"kind":`, `[1]`, ``} {
+		if err := Decode([]byte(bad), &v); err == nil || IsFieldError(err) {
+			t.Errorf("%q: %v taken as a field error", bad, err)
+		}
+	}
+	if IsFieldError(nil) {
+		t.Error("nil is a field error")
+	}
+}

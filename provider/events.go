@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -31,8 +30,7 @@ type events struct{}
 func (events) Decode(rec []byte) (any, error) {
 	ev := &agt.Event{}
 	if err := agt.Decode(rec, ev); err != nil {
-		var f *agt.FieldError
-		if errors.As(err, &f) {
+		if agt.IsFieldError(err) {
 			return nil, fmt.Errorf("not an agt.event/1 line: %v", err)
 		}
 		return nil, err

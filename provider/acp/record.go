@@ -211,7 +211,7 @@ func (p *parser) Decode(rec []byte) (any, error) {
 	var l line
 	err := agt.Decode(rec, &l)
 	if err != nil {
-		if _, ok := err.(*agt.FieldError); !ok {
+		if !agt.IsFieldError(err) {
 			return nil, err
 		}
 	}

@@ -50,7 +50,7 @@ type block struct {
 func decode(line []byte) (*record, error) {
 	r := &record{}
 	err := agt.Decode(line, r)
-	if _, field := err.(*agt.FieldError); err != nil && !field {
+	if err != nil && !agt.IsFieldError(err) {
 		return nil, err
 	}
 	if r.Message != nil {

@@ -111,7 +111,7 @@ type threadValue struct {
 func (*threadParser) Decode(rec []byte) (any, error) {
 	t := &thread{}
 	err := agt.Decode(rec, t)
-	if _, field := err.(*agt.FieldError); err != nil && !field {
+	if err != nil && !agt.IsFieldError(err) {
 		return nil, err
 	}
 	v := &threadValue{t: t, msgs: make([]*threadMessage, len(t.Messages)), errs: make([]error, len(t.Messages))}
@@ -119,7 +119,7 @@ func (*threadParser) Decode(rec []byte) (any, error) {
 		m := &threadMessage{}
 		if e := agt.Decode(raw, m); e != nil {
 			v.errs[i] = e
-			if _, field := e.(*agt.FieldError); !field {
+			if !agt.IsFieldError(e) {
 				continue
 			}
 		}

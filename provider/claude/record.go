@@ -134,7 +134,7 @@ type decoded struct {
 func decodeRecord(line []byte) (*decoded, error) {
 	d := &decoded{}
 	err := agt.Decode(line, &d.rec)
-	if _, field := err.(*agt.FieldError); err != nil && !field {
+	if err != nil && !agt.IsFieldError(err) {
 		return nil, err
 	}
 	if err2 := d.content(); err == nil {

@@ -2,7 +2,6 @@ package cline
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -42,8 +41,7 @@ func (*parser) Decode(rec []byte) (any, error) {
 		return nil, fmt.Errorf("not a whole JSON document: %v", scanErr)
 	}
 	herr := agt.Decode(head, &v.doc)
-	var fe *agt.FieldError
-	if herr != nil && !errors.As(herr, &fe) {
+	if herr != nil && !agt.IsFieldError(herr) {
 		if !hasMsgs {
 			return nil, herr
 		}
@@ -53,7 +51,7 @@ func (*parser) Decode(rec []byte) (any, error) {
 		e := element{ptr: docscan.Index("/messages", i), raw: el}
 		var m message
 		e.err = agt.Decode(el, &m)
-		if e.err == nil || errors.As(e.err, &fe) {
+		if e.err == nil || agt.IsFieldError(e.err) {
 			e.m = &m
 		}
 		v.msgs[i] = e

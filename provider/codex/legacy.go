@@ -17,7 +17,7 @@ func (p *legacyParser) Decode(rec []byte) (any, error) {
 	var it item
 	err := agt.Decode(rec, &it)
 	if err != nil {
-		if _, ok := err.(*agt.FieldError); !ok {
+		if !agt.IsFieldError(err) {
 			return nil, err
 		}
 	}
@@ -85,7 +85,7 @@ func (p *docParser) Decode(rec []byte) (any, error) {
 	}
 	err := agt.Decode(rec, &d)
 	if err != nil {
-		if _, ok := err.(*agt.FieldError); !ok {
+		if !agt.IsFieldError(err) {
 			return nil, err
 		}
 	}
@@ -121,7 +121,7 @@ func (p *docParser) Apply(em *agt.Emitter, v any) {
 		at("/items/"+strconv.Itoa(i), doc.raws[i])
 		if err := doc.errs[i]; err != nil {
 			em.Errorf("%v", err)
-			if _, ok := err.(*agt.FieldError); !ok {
+			if !agt.IsFieldError(err) {
 				continue
 			}
 		}

@@ -69,7 +69,7 @@ func (p *liveParser) Decode(rec []byte) (any, error) {
 	var r liveLine
 	err := agt.Decode(rec, &r)
 	if err != nil {
-		if _, ok := err.(*agt.FieldError); !ok {
+		if !agt.IsFieldError(err) {
 			return nil, err
 		}
 	}

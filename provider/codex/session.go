@@ -35,7 +35,7 @@ func (p *rolloutParser) Decode(rec []byte) (any, error) {
 	var r rolloutLine
 	err := agt.Decode(rec, &r)
 	if err != nil {
-		if _, ok := err.(*agt.FieldError); !ok {
+		if !agt.IsFieldError(err) {
 			return nil, err
 		}
 	}

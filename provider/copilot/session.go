@@ -203,7 +203,7 @@ func peekType(line []byte) (string, error) {
 		Type string `json:"type"`
 	}
 	err := agt.Decode(line, &v)
-	if _, ok := err.(*agt.FieldError); ok {
+	if agt.IsFieldError(err) {
 		return "", nil
 	}
 	return v.Type, err
@@ -215,7 +215,7 @@ func peekType(line []byte) (string, error) {
 func (p *sessionParser) Decode(line []byte) (any, error) {
 	r, err := decodeRec(line)
 	if err != nil {
-		if _, ok := err.(*agt.FieldError); !ok {
+		if !agt.IsFieldError(err) {
 			return &rec{bad: true, err: err}, nil // not a JSON object
 		}
 		r.err = err // a field of the wrong type; the rest is read
@@ -246,14 +246,14 @@ func decodeRec(line []byte) (*rec, error) {
 	default:
 		var e envelope[metaFields]
 		err = agt.Decode(line, &e)
-		if _, ok := err.(*agt.FieldError); ok && !r.known {
+		if agt.IsFieldError(err) && !r.known {
 			err = nil // kept whole as an unknown event
 		}
 		r.mf = e.Data
 		r.envelope(e.ID, e.Timestamp, e.AgentID)
 	}
 	if err != nil {
-		if _, ok := err.(*agt.FieldError); !ok {
+		if !agt.IsFieldError(err) {
 			return nil, err
 		}
 	}

@@ -87,8 +87,7 @@ func newStreamParser() *streamParser { return &streamParser{calls: map[string]st
 func (p *streamParser) Decode(rec []byte) (any, error) {
 	v := &streamValue{}
 	err := agt.Decode(rec, &v.rec)
-	var fe *agt.FieldError
-	if err != nil && !errors.As(err, &fe) {
+	if err != nil && !agt.IsFieldError(err) {
 		return nil, err
 	}
 	if v.rec.Type == "result" && !v.rec.Stats.IsNull() {
@@ -282,8 +281,7 @@ func (jsonParser) Decode(rec []byte) (any, error) {
 	obj, _ := object(ms, ok, "")
 	v := &jsonValue{}
 	err := agt.Decode(obj, &v.doc)
-	var fe *agt.FieldError
-	if err != nil && !errors.As(err, &fe) {
+	if err != nil && !agt.IsFieldError(err) {
 		return nil, err
 	}
 	if !ok {

@@ -80,8 +80,7 @@ func (p *sessionParser) Decode(rec []byte) (any, error) {
 	t := bytes.TrimLeft(rec, " \t\r\n\ufeff")
 	var r record
 	err := agt.Decode(t, &r)
-	var fe *agt.FieldError
-	if err != nil && !errors.As(err, &fe) {
+	if err != nil && !agt.IsFieldError(err) {
 		if bytes.IndexByte(t, '\n') >= 0 { // a document: lines never hold one
 			return decodeDocument(t)
 		}
@@ -114,8 +113,7 @@ func decodeDocument(doc []byte) (any, error) {
 	head, msgs := object(ms, ok, "messages")
 	var r record
 	headErr := agt.Decode(head, &r)
-	var fe *agt.FieldError
-	if headErr != nil && !errors.As(headErr, &fe) {
+	if headErr != nil && !agt.IsFieldError(headErr) {
 		r = record{}
 	}
 	els, complete := elements(msgs)
@@ -140,8 +138,7 @@ func subRecords(els [][]byte, base string) []subRecord {
 		s := subRecord{ptr: docscan.Index(base, i), raw: el}
 		var m record
 		err := agt.Decode(el, &m)
-		var fe *agt.FieldError
-		if err == nil || errors.As(err, &fe) {
+		if err == nil || agt.IsFieldError(err) {
 			s.m = &m
 		}
 		s.err = err

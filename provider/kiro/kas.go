@@ -82,7 +82,7 @@ type kasParser struct {
 func (*kasParser) Decode(line []byte) (any, error) {
 	l := &kasLine{}
 	err := agt.Decode(line, l)
-	if _, field := err.(*agt.FieldError); err != nil && !field {
+	if err != nil && !agt.IsFieldError(err) {
 		return nil, err
 	}
 	var p struct {

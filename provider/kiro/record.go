@@ -55,7 +55,7 @@ type toolResult struct {
 func decode(line []byte) (*entry, error) {
 	e := &entry{}
 	err := agt.Decode(line, e)
-	if _, field := err.(*agt.FieldError); err != nil && !field {
+	if err != nil && !agt.IsFieldError(err) {
 		return nil, err
 	}
 	return e, err

@@ -2,7 +2,6 @@ package opencode
 
 import (
 	"bytes"
-	"errors"
 
 	"github.com/agt-project/agt"
 )
@@ -53,8 +52,7 @@ type doc struct {
 // be read.
 func decodeRec(sp span, v any) (r rec, ok bool) {
 	r = rec{ptr: sp.ptr, raw: sp.b, err: agt.Decode(sp.b, v)}
-	var fe *agt.FieldError
-	return r, r.err == nil || errors.As(r.err, &fe)
+	return r, r.err == nil || agt.IsFieldError(r.err)
 }
 
 // Decode cuts the document into records and decodes each.

@@ -47,7 +47,7 @@ func (*liveParser) Decode(b []byte) (any, error) {
 	var l liveLine
 	err := agt.Decode(b, &l)
 	if err != nil {
-		if _, ok := err.(*agt.FieldError); !ok {
+		if !agt.IsFieldError(err) {
 			return nil, err
 		}
 	}

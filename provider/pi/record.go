@@ -1,8 +1,6 @@
 package pi
 
 import (
-	"errors"
-
 	"github.com/agt-project/agt"
 )
 
@@ -127,8 +125,7 @@ var carriesMessage = map[string]bool{"message": true, "message_end": true}
 func (p *parser) Decode(rec []byte) (any, error) {
 	r := &record{}
 	err := agt.Decode(rec, r)
-	var fe *agt.FieldError
-	if err != nil && !errors.As(err, &fe) {
+	if err != nil && !agt.IsFieldError(err) {
 		return nil, err
 	}
 	switch {
@@ -158,8 +155,7 @@ func (p *parser) Decode(rec []byte) (any, error) {
 func decodeMessage(raw agt.Raw) (*message, error) {
 	m := &message{}
 	err := agt.Decode(raw, m)
-	var fe *agt.FieldError
-	if err != nil && !errors.As(err, &fe) {
+	if err != nil && !agt.IsFieldError(err) {
 		return m, &agt.FieldError{Msg: "message: " + err.Error()}
 	}
 	if perr := m.parseContent(); err == nil {
