@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/agt-project/agt"
@@ -18,10 +17,6 @@ const (
 	thread = "toolpath__thread-export-0.0.1785170481.json" // the same run's thread
 )
 
-func testdata(t *testing.T, elem ...string) string {
-	return filepath.Join(append([]string{providertest.RepoRoot(t), "testdata", "amp"}, elem...)...)
-}
-
 // TestGolden parses the real capture and compares the events with the
 // reviewed golden file.
 func TestGolden(t *testing.T) {
@@ -34,11 +29,7 @@ func TestSniff(t *testing.T) {
 		result = `{"type":"result","subtype":"success","duration_ms":2442,"is_error":false,"num_turns":1,"result":"4","session_id":"T-019e47a8-5090-7538-9035-f2fde26859b7"}`
 		claude = `{"type":"system","subtype":"init","cwd":"/w","session_id":"45bbe60f-6271-4029-beab-d05c6fdcca4b","tools":["Bash"],"model":"claude-opus-4-5-20251101"}`
 	)
-	cases := []struct {
-		name string
-		h    agt.Head
-		want string
-	}{
+	providertest.Sniff(t, amp.Provider{}, []providertest.SniffCase{
 		{"init", providertest.Head(init), amp.FormatStreamJSON},
 		{"lone result", providertest.Head(result), amp.FormatStreamJSON},
 		{"after noise", providertest.Head(`not json`, init), amp.FormatStreamJSON},
@@ -49,12 +40,7 @@ func TestSniff(t *testing.T) {
 		{"thread", agt.Head{Doc: []byte(`{"v":73,"id":"T-019fa4db-29cf-70c9-8d9b-81524df70e52","messages":[]}`)}, amp.FormatThread},
 		{"thread without version", agt.Head{Doc: []byte(`{"id":"T-019fa4db-29cf-70c9-8d9b-81524df70e52","messages":[]}`)}, ""},
 		{"other document", agt.Head{Doc: []byte(`{"v":1,"id":"s1","messages":[]}`)}, ""},
-	}
-	for _, c := range cases {
-		if got := (amp.Provider{}).Sniff(c.h); got != c.want {
-			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
-		}
-	}
+	})
 	// the registry picks Amp before Claude Code, whose stream it imitates
 	if p, f := provider.Detect(providertest.Head(init)); p == nil || p.Name() != "amp" || f != amp.FormatStreamJSON {
 		t.Errorf("detected %v %q", p, f)
@@ -68,7 +54,7 @@ func TestSniff(t *testing.T) {
 // figures (Amp's reference: the same figures its thread export keeps per
 // message), and the exit codes Amp's stringified shell results hold.
 func TestUsage(t *testing.T) {
-	path := testdata(t, sample)
+	path := providertest.Testdata(t, "amp", sample)
 	var want []agt.Usage
 	f, err := os.Open(path)
 	if err != nil {
@@ -134,7 +120,7 @@ func TestThread(t *testing.T) {
 		tools string
 	}
 	read := func(name string) ([]call, []agt.Event) {
-		out, diag, st := providertest.Parse(t, provider.Config{}, testdata(t, name))
+		out, diag, st := providertest.Parse(t, provider.Config{}, providertest.Testdata(t, "amp", name))
 		if st.Errors != 0 || st.Unknown != 0 || diag != "" {
 			t.Fatalf("%s: errors %d, unknown %d: %s", name, st.Errors, st.Unknown, diag)
 		}
