@@ -48,6 +48,15 @@ type Grouper interface {
 	Owner(path string) string
 }
 
+// Members is implemented by parsers whose unit can hold member files read
+// after its first one (a Claude Code session's subagent files): before any
+// record of the unit is applied, Members is given their paths, in the
+// order they will be read, so that the first file's records can defer to
+// them.
+type Members interface {
+	Members(paths []string)
+}
+
 // Tentative is implemented by providers whose Sniff may name another
 // format once more lines are read: Tentative reports a head whose format
 // the next line can still change (a Pi session header opens a session file

@@ -351,6 +351,13 @@ func (s *Source) readUnit(ctx context.Context, stop <-chan struct{}, u *stage.Un
 					} else {
 						s.detect(u, in.Path, head, b)
 					}
+					if m, ok := u.Parser.(Members); ok && i == 0 && len(u.Files) > 1 {
+						paths := make([]string, 0, len(u.Files)-1)
+						for _, f := range u.Files[1:] {
+							paths = append(paths, f.Path)
+						}
+						m.Members(paths)
+					}
 				}
 			}
 			for _, l := range b.Lines {

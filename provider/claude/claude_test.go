@@ -63,16 +63,27 @@ func TestTentative(t *testing.T) {
 }
 
 // TestSubagentGroup reads a 2.1.x session folder: the subagent file is read
-// with its session, a progress mirror and the subagent's own copy of a
-// message count once, with the largest output.
+// with its session and gives the subagent, text and tool calls of one model
+// call together, in its order, with its usage (the largest output); the
+// session file's progress mirrors of its records give a meta event each. A
+// subagent with no file of its own is given by its mirrors.
 func TestSubagentGroup(t *testing.T) {
 	dir := t.TempDir()
 	sid := "0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f"
+	usage := func(out int) string {
+		return `"usage":{"input_tokens":3,"output_tokens":` + strconv.Itoa(out) + `,"cache_read_input_tokens":100,"cache_creation_input_tokens":10}`
+	}
+	toolUse := `"message":{"id":"m1","role":"assistant","model":"claude-opus-4-5","content":[{"type":"tool_use","id":"toolu_s","name":"Bash","input":{"command":"ls"}}],`
+	mirror := func(agent, uuid, msg string) string {
+		return `{"type":"progress","uuid":"p-` + uuid + `","sessionId":"` + sid + `","timestamp":"2026-01-01T00:00:02.000Z","data":{"type":"agent_progress","agentId":"` + agent + `","message":{"type":"assistant","uuid":"` + uuid + `","timestamp":"2026-01-01T00:00:02.000Z","requestId":"r1",` + msg + `}},"parentToolUseID":"toolu_task"}` + "\n"
+	}
 	main := `{"type":"user","uuid":"u1","sessionId":"` + sid + `","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"go"}}
-{"type":"progress","uuid":"p1","sessionId":"` + sid + `","timestamp":"2026-01-01T00:00:01.000Z","data":{"type":"agent_progress","agentId":"abc","message":{"type":"assistant","uuid":"s1","timestamp":"2026-01-01T00:00:01.000Z","requestId":"r1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"working"}],"usage":{"input_tokens":3,"output_tokens":5,"cache_read_input_tokens":100,"cache_creation_input_tokens":10}}}}}
-`
-	sub := `{"type":"assistant","uuid":"s1","isSidechain":true,"agentId":"abc","sessionId":"` + sid + `","timestamp":"2026-01-01T00:00:01.000Z","requestId":"r1","message":{"id":"m1","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"working"}],"usage":{"input_tokens":3,"output_tokens":7,"cache_read_input_tokens":100,"cache_creation_input_tokens":10}}}
-`
+` + mirror("abc", "s2", toolUse+usage(5)+`}`) + mirror("def", "d1", strings.Replace(toolUse, `"m1"`, `"m9"`, 1)+usage(4)+`}`)
+	side := func(uuid, ts, msg string) string {
+		return `{"type":"assistant","uuid":"` + uuid + `","isSidechain":true,"agentId":"abc","sessionId":"` + sid + `","timestamp":"2026-01-01T00:00:0` + ts + `.000Z","requestId":"r1",` + msg + "}\n"
+	}
+	sub := side("s1", "1", `"message":{"id":"m1","role":"assistant","model":"claude-opus-4-5","content":[{"type":"text","text":"working"}],`+usage(7)+`}`) +
+		side("s2", "2", toolUse+usage(7)+`}`)
 	write(t, filepath.Join(dir, sid+".jsonl"), main)
 	write(t, filepath.Join(dir, sid, "subagents", "agent-abc.jsonl"), sub)
 	if got := (claude.Provider{}).Owner(filepath.Join(dir, sid, "subagents", "agent-abc.jsonl")); got != filepath.Join(dir, sid+".jsonl") {
@@ -81,22 +92,28 @@ func TestSubagentGroup(t *testing.T) {
 	out, _, _ := providertest.Parse(t, provider.Config{}, filepath.Join(dir, sid, "subagents", "agent-abc.jsonl"), filepath.Join(dir, sid+".jsonl"))
 	evs := providertest.Events(t, out)
 	var kinds []string
-	var usage []*agt.Usage
+	var usages []*agt.Usage
 	for _, ev := range evs {
-		kinds = append(kinds, ev.Kind+"@"+ev.Stream)
+		k := ev.Kind + "@" + ev.Stream + ":" + strconv.FormatInt(ev.Src.Line, 10)
+		if ev.Meta != nil && ev.Meta.Subtype != "" {
+			k = ev.Meta.Subtype + "@" + ev.Stream + ":" + strconv.FormatInt(ev.Src.Line, 10)
+		}
+		kinds = append(kinds, k)
 		if ev.Usage != nil {
-			usage = append(usage, ev.Usage)
+			usages = append(usages, ev.Usage)
 		}
 		if ev.Session != evs[0].Session {
 			t.Errorf("event in another session: %+v", ev)
 		}
 	}
-	want := "user@main assistant@sidechain:abc meta@sidechain:abc usage@sidechain:abc"
+	want := "user@main:1 mirrored@main:2 tool_call@sidechain:def:3 " + // the session file
+		"assistant@sidechain:abc:1 tool_call@sidechain:abc:2 " + // the subagent's file
+		"usage@sidechain:def:3 usage@sidechain:abc:2" // calls still open at the end
 	if got := strings.Join(kinds, " "); got != want {
 		t.Errorf("events\n got  %s\n want %s", got, want)
 	}
-	if len(usage) != 1 || usage[0].Output != 7 || usage[0].Total != 120 {
-		t.Errorf("usage = %+v, want one call with output 7, total 120", usage)
+	if len(usages) != 2 || usages[1].Output != 7 || usages[1].Total != 120 || usages[0].Output != 4 {
+		t.Errorf("usage = %+v, want the mirrored call with output 4, the file's with output 7, total 120", usages)
 	}
 }
 

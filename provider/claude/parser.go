@@ -2,6 +2,7 @@ package claude
 
 import (
 	"hash/maphash"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,6 +29,9 @@ type parser struct {
 	// session logs: hashes of session NUL uuid of the records already
 	// emitted from a progress mirror
 	mirrored map[uint64]struct{}
+	// the agents whose own file the unit reads after its first one
+	// (Members): their progress mirrors defer to it
+	ownFile map[string]bool
 	// 1.0.x inline sidechains: hash of record uuid → stream
 	sidechain map[uint64]string
 	// calls without any id, counted to key them apart (see anonKey)
@@ -88,6 +92,34 @@ func newParser(live bool, opts agt.Options) *parser {
 		tasks:     map[string]string{},
 		results:   map[string]map[string]*agt.Usage{},
 	}
+}
+
+// Members notes the agents whose own subagent file the unit reads after
+// its session file: agent-<agentId>.jsonl (2.0 beside the session file, 2.1
+// under <session>/subagents/). A subagent whose file is read is built from
+// it; the session file's progress mirrors of its records give nothing but
+// a meta event each.
+func (p *parser) Members(paths []string) {
+	for _, path := range paths {
+		if id := fileAgent(path); id != "" {
+			if p.ownFile == nil {
+				p.ownFile = map[string]bool{}
+			}
+			p.ownFile[id] = true
+		}
+	}
+}
+
+// fileAgent is the agent id a subagent file's name gives
+// (agent-<agentId>.jsonl, compressed or not), "" for another name.
+func fileAgent(path string) string {
+	base := filepath.Base(path)
+	id, ok := strings.CutPrefix(base, "agent-")
+	if !ok {
+		return ""
+	}
+	id, _, _ = strings.Cut(id, ".")
+	return id
 }
 
 func (p *parser) Decode(line []byte) (any, error) {

@@ -303,6 +303,10 @@ func (c *ctx) progress() {
 		c.meta("progress", r.Data.Type, nil)
 		return
 	}
+	if c.p.ownFile[r.Data.AgentID] { // the subagent's own file gives the record
+		c.meta("progress", "mirrored", nil)
+		return
+	}
 	m := c.d.mirror
 	stream := "sidechain:" + r.Data.AgentID
 	mc := ctx{p: c.p, em: c.em, d: m, session: c.session, stream: stream, ts: agt.Timestamp(m.rec.Timestamp)}
