@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"time"
 
@@ -25,6 +26,9 @@ type builder struct {
 	mem     arena             // copies of the bytes kept from events
 	names   map[string]string // interned models, tool names and kinds
 	runs    *int64            // the sum of the durations result records state
+	// agent id → the native id of the tool call whose result names that
+	// agent (meta.agent): the call that started the subagent
+	startedBy map[string]string
 }
 
 type callRef struct {
@@ -328,6 +332,12 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 	if r == nil {
 		return
 	}
+	if m := ev.Meta; m != nil && m.Agent != "" && r.ID != "" && b.startedBy[m.Agent] == "" {
+		if b.startedBy == nil {
+			b.startedBy = map[string]string{}
+		}
+		b.startedBy[strings.Clone(m.Agent)] = b.mem.str(r.ID)
+	}
 	ref, ok := b.calls[r.Call]
 	if !ok && r.ID != "" {
 		ref, ok = b.native[ev.Stream+"\x00"+r.ID]
@@ -464,13 +474,29 @@ func (b *builder) transcript() *Transcript {
 			t.Messages = c.msgs
 			continue
 		}
+		_, agent, _ := strings.Cut(name, ":") // sidechain:<agent>, subagent:<agent>
 		sub := Subagent{
-			Stream: name, Model: top(c.models, nil), StartedAt: c.first, EndedAt: c.last,
+			Stream: name, ToolCallID: b.startedBy[agent], Model: top(c.models, nil), StartedAt: c.first, EndedAt: c.last,
 			Messages: c.msgs, Usage: c.usage, CostUSD: c.usage.CostUSD, NativeCostUSD: c.usage.NativeCostUSD, Counts: c.counts,
 		}
 		sub.Usage.Scope, sub.Usage.CostUSD, sub.Usage.NativeCostUSD = ScopeSession, nil, nil
 		t.Subagents = append(t.Subagents, sub)
 	}
+	// in the order they started, whatever order their inputs were read in
+	// (a subagent's own file comes after its session's file); those
+	// without a time last, ties by stream name
+	slices.SortStableFunc(t.Subagents, func(a, b Subagent) int {
+		if (a.StartedAt == "") != (b.StartedAt == "") {
+			if a.StartedAt == "" {
+				return 1
+			}
+			return -1
+		}
+		if c := strings.Compare(a.StartedAt, b.StartedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Stream, b.Stream)
+	})
 	t.CostUSD, t.Usage.CostUSD = t.Usage.CostUSD, nil
 	t.NativeCostUSD, t.Usage.NativeCostUSD = t.Usage.NativeCostUSD, nil
 	return t

@@ -28,7 +28,9 @@ import (
 // session file with the subagent files Claude Code writes beside it: the
 // mirrored records, plus the text line of each model call that the mirrors
 // leave out (the same message id, request id and usage; a uuid of its own;
-// a millisecond before the call's first mirrored line).
+// a millisecond before the call's first mirrored line). Subagents are
+// listed in the order they started, each with the id of the tool call whose
+// result names its agent.
 func TestCorpusSubagentTrees(t *testing.T) {
 	dir := providertest.CorpusDir(t)
 	root := t.TempDir()
@@ -43,14 +45,31 @@ func TestCorpusSubagentTrees(t *testing.T) {
 			trees = append(trees, d)
 		}
 	}
-	var subs, calls int
+	var subs, calls, linked int
 	for _, tree := range trees {
 		ts, evs := consolidate(t, provider.Config{}, tree)
 		ids := modelCalls(evs)
+		startedBy := map[string]string{} // session NUL agent → the call whose result names it
+		for _, ev := range evs {
+			if ev.Kind == agt.KindToolResult && ev.Meta != nil && ev.Meta.Agent != "" {
+				startedBy[ev.Session+"\x00"+ev.Meta.Agent] = ev.Result.ID
+			}
+		}
 		for _, tr := range ts {
 			convs := map[string][]transcript.Message{agt.StreamMain: tr.Messages}
+			started := ""
 			for _, s := range tr.Subagents {
 				convs[s.Stream] = s.Messages
+				if s.StartedAt < started {
+					t.Errorf("%s: session %s: subagent %s started at %s, listed after one started at %s", rel(root, tree), tr.NativeSession, s.Stream, s.StartedAt, started)
+				}
+				started = s.StartedAt
+				_, agent, _ := strings.Cut(s.Stream, ":")
+				if want := startedBy[tr.Session+"\x00"+agent]; s.ToolCallID != want {
+					t.Errorf("%s: session %s: subagent %s has tool_call_id %q, want %q", rel(root, tree), tr.NativeSession, s.Stream, s.ToolCallID, want)
+				} else if want != "" {
+					linked++
+				}
 			}
 			if len(tr.Subagents) == 0 {
 				continue
@@ -81,10 +100,10 @@ func TestCorpusSubagentTrees(t *testing.T) {
 			}
 		}
 	}
-	if subs == 0 {
-		t.Fatal("no subagent in the corpus trees")
+	if subs == 0 || linked == 0 {
+		t.Fatalf("%d subagents in the corpus trees, %d linked to their tool call", subs, linked)
 	}
-	t.Logf("%d trees, %d subagents, %d model calls each one assistant message", len(trees), subs, calls)
+	t.Logf("%d trees, %d subagents (%d with the tool call that started them), %d model calls each one assistant message", len(trees), subs, linked, calls)
 }
 
 // modelCalls counts the distinct model calls (message ids of assistant,

@@ -91,8 +91,11 @@ type ToolCall struct {
 }
 
 // Subagent is a subagent's or sidechain's own conversation within a session.
+// ToolCallID is the id of the tool call that started it (a Claude Code
+// Task/Agent call), where the log tells it.
 type Subagent struct {
 	Stream        string    `json:"stream"`
+	ToolCallID    string    `json:"tool_call_id,omitempty"`
 	Model         string    `json:"model,omitempty"`
 	StartedAt     string    `json:"started_at,omitempty"`
 	EndedAt       string    `json:"ended_at,omitempty"`

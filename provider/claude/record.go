@@ -39,6 +39,8 @@ type record struct {
 		Message *record `json:"message"`
 	} `json:"data"`
 	ToolUseResult raw `json:"toolUseResult"`
+	// live output's copy (its agentId names the subagent a Task/Agent call ran)
+	LiveToolUseResult raw `json:"tool_use_result"`
 
 	// metadata records
 	Summary      string `json:"summary"`
@@ -146,9 +148,12 @@ func decodeRecord(line []byte) (*decoded, error) {
 			err = err2
 		}
 	}
-	if r := d.rec.ToolUseResult; len(r) > 0 && r[0] == '{' && bytes.Contains(r, []byte(`"agentId"`)) {
-		if n, e := sonic.Get(d.rec.ToolUseResult, "agentId"); e == nil {
-			d.agentLink, _ = n.String()
+	for _, r := range [...]raw{d.rec.ToolUseResult, d.rec.LiveToolUseResult} {
+		if len(r) > 0 && r[0] == '{' && bytes.Contains(r, []byte(`"agentId"`)) {
+			if n, e := sonic.Get(r, "agentId"); e == nil {
+				d.agentLink, _ = n.String()
+				break
+			}
 		}
 	}
 	if r := d.rec.ToolUseResult; len(r) > 0 && r[0] == '{' && bytes.Contains(r, []byte(`urationMs"`)) {
