@@ -18,10 +18,18 @@
 //     model, differences from the previous result of the same session (Claude
 //     Code's counters grow over a process), with costUSD kept as the native
 //     cost.
-//   - A progress/agent_progress mirror yields the mirrored message's events
-//     in the subagent's sidechain stream; when the subagent's own file is read
-//     in the same unit, its copy of a mirrored record becomes a meta event of
-//     subtype "mirrored", so that nothing is counted twice.
+//   - A subagent whose own file (agent-<agentId>.jsonl) is read in the same
+//     unit as its session file is built from that file: text, calls and
+//     usage of each model call together, in the file's order. The session
+//     file's progress/agent_progress mirrors of that agent's records give a
+//     meta event each (type "progress", subtype "mirrored"), nothing else.
+//     The source tells the parser the unit's member files before any
+//     record (provider.Members); the agent id is the file name's.
+//   - A subagent with no file of its own in the unit is given by its
+//     mirrors: each yields the mirrored record's events in the sidechain
+//     stream. Should a file of the agent under another name be read after
+//     all, its copy of a mirrored record becomes a meta event of subtype
+//     "mirrored", so that nothing is counted twice.
 //   - Inline sidechains (1.0.x) have no agentId: their stream is named after
 //     the first 8 characters of the uuid of the sidechain's first record.
 //   - User strings that are slash-command markup become slash_command events;
