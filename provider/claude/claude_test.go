@@ -117,6 +117,36 @@ func TestSubagentGroup(t *testing.T) {
 	}
 }
 
+// TestSubagentFileLacksCall: a model call mirrored in the session file but
+// missing from the subagent's own file (a copy cut short) still counts,
+// with the usage of its mirror and the mirror's src.
+func TestSubagentFileLacksCall(t *testing.T) {
+	dir := t.TempDir()
+	sid := "1b2c3d4e-5f60-4172-8182-3b4c5d6e7f80"
+	call := func(msg string, out int) string {
+		return `"message":{"id":"` + msg + `","role":"assistant","model":"claude-opus-4-5","content":[{"type":"tool_use","id":"toolu_` + msg + `","name":"Bash","input":{"command":"ls"}}],"usage":{"input_tokens":1,"output_tokens":` + strconv.Itoa(out) + `,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}`
+	}
+	mirror := func(uuid, msg string, out int) string {
+		return `{"type":"progress","uuid":"p-` + uuid + `","sessionId":"` + sid + `","timestamp":"2026-01-01T00:00:02.000Z","data":{"type":"agent_progress","agentId":"abc","message":{"type":"assistant","uuid":"` + uuid + `","timestamp":"2026-01-01T00:00:02.000Z","requestId":"r-` + msg + `",` + call(msg, out) + `}}}` + "\n"
+	}
+	main := `{"type":"user","uuid":"u1","sessionId":"` + sid + `","timestamp":"2026-01-01T00:00:00.000Z","message":{"role":"user","content":"go"}}
+` + mirror("s1", "m1", 5) + mirror("s2", "m2", 6)
+	sub := `{"type":"assistant","uuid":"s1","isSidechain":true,"agentId":"abc","sessionId":"` + sid + `","timestamp":"2026-01-01T00:00:02.000Z","requestId":"r-m1",` + call("m1", 5) + "}\n"
+	write(t, filepath.Join(dir, sid+".jsonl"), main)
+	write(t, filepath.Join(dir, sid, "subagents", "agent-abc.jsonl"), sub)
+	out, _, _ := providertest.Parse(t, provider.Config{}, dir)
+	var got []string
+	for _, ev := range providertest.Events(t, out) {
+		if ev.Kind == agt.KindUsage {
+			got = append(got, ev.Usage.MessageID+"="+strconv.FormatInt(ev.Usage.Output, 10)+"@"+filepath.Base(ev.Src.Path)+":"+strconv.FormatInt(ev.Src.Line, 10)+" "+ev.Stream)
+		}
+	}
+	want := "m1=5@agent-abc.jsonl:1 sidechain:abc, m2=6@" + sid + ".jsonl:3 sidechain:abc"
+	if g := strings.Join(got, ", "); g != want {
+		t.Errorf("usage events\n got  %s\n want %s", g, want)
+	}
+}
+
 func write(t *testing.T, path, s string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

@@ -32,6 +32,11 @@ type parser struct {
 	// the agents whose own file the unit reads after its first one
 	// (Members): their progress mirrors defer to it
 	ownFile map[string]bool
+	// the calls of such mirrors, figures only, until a line of the call
+	// comes from the file; the usage of those the file lacks is emitted
+	// when the unit ends
+	deferred   []*call
+	byDeferred map[string]*call
 	// 1.0.x inline sidechains: hash of record uuid → stream
 	sidechain map[uint64]string
 	// calls without any id, counted to key them apart (see anonKey)
@@ -203,6 +208,12 @@ func (p *parser) Finish(em *agt.Emitter) {
 	for _, c := range p.open {
 		p.emitCall(em, c)
 	}
+	for _, c := range p.deferred {
+		if c.k != "" { // a call of a mirror its subagent's file lacks
+			p.emitCall(em, c)
+		}
+	}
+	p.deferred, p.byDeferred = nil, nil
 	p.open, p.byKey, p.closed, p.ring, p.next = nil, map[string]*call{}, map[uint64]figures{}, nil, 0
 }
 
@@ -274,6 +285,10 @@ func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string)
 		key = r.UUID
 	}
 	k := session + "\x00" + key + "\x00" + r.RequestID
+	if d := p.byDeferred[k]; d != nil { // the subagent's file has the call
+		delete(p.byDeferred, k)
+		d.k = ""
+	}
 	u := usageOf(m.Usage)
 	if key == "" && r.RequestID == "" {
 		k = p.anonKey(k, session, stream, &u)
@@ -295,6 +310,42 @@ func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string)
 		return
 	}
 	// the figures only: nothing of the line is kept
+	c.u = u
+	c.src = em.Src()
+	if p.opts.Raw {
+		c.raw = em.Line()
+	}
+}
+
+// deferCall holds the usage of a mirrored assistant record whose
+// subagent's own file the unit reads later (the largest output of the
+// call's mirrors), so that a call the file lacks still counts.
+func (p *parser) deferCall(em *agt.Emitter, r *record, session, stream, ts string) {
+	m := r.Message
+	if m == nil || m.Usage == nil || m.Model == "<synthetic>" {
+		return
+	}
+	key := m.ID
+	if key == "" {
+		key = r.UUID
+	}
+	if key == "" && r.RequestID == "" {
+		return
+	}
+	k := session + "\x00" + key + "\x00" + r.RequestID
+	u := usageOf(m.Usage)
+	c := p.byDeferred[k]
+	if c == nil {
+		if p.byDeferred == nil {
+			p.byDeferred = map[string]*call{}
+		}
+		c = &call{k: strings.Clone(k), key: strings.Clone(key), reqID: strings.Clone(r.RequestID), session: strings.Clone(session),
+			stream: strings.Clone(stream), ts: strings.Clone(ts), model: strings.Clone(m.Model)}
+		p.byDeferred[c.k] = c
+		p.deferred = append(p.deferred, c)
+	} else if u.Output < c.u.Output {
+		return
+	}
 	c.u = u
 	c.src = em.Src()
 	if p.opts.Raw {

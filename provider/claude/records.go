@@ -304,6 +304,10 @@ func (c *ctx) progress() {
 		return
 	}
 	if c.p.ownFile[r.Data.AgentID] { // the subagent's own file gives the record
+		if m := c.d.mirror; !c.p.live && m.rec.Type == "assistant" {
+			m.rec.RequestID = firstNonEmpty(m.rec.RequestID, r.RequestID)
+			c.p.deferCall(c.em, &m.rec, c.session, "sidechain:"+r.Data.AgentID, agt.Timestamp(m.rec.Timestamp))
+		}
 		c.meta("progress", "mirrored", nil)
 		return
 	}
