@@ -22,7 +22,9 @@
 //     unit as its session file is built from that file: text, calls and
 //     usage of each model call together, in the file's order. The session
 //     file's progress/agent_progress mirrors of that agent's records give a
-//     meta event each (type "progress", subtype "mirrored"), nothing else.
+//     meta event each (type "progress", subtype "mirrored"); the usage of a
+//     mirrored call the file turns out to lack is emitted when the unit
+//     ends, with the mirror's src.
 //     The source tells the parser the unit's member files before any
 //     record (provider.Members); the agent id is the file name's.
 //   - A subagent with no file of its own in the unit is given by its
