@@ -49,6 +49,7 @@ func TestCorpusSubagentTrees(t *testing.T) {
 	for _, tree := range trees {
 		ts, evs := consolidate(t, provider.Config{}, tree)
 		ids := modelCalls(evs)
+		accounted(t, tree, evs)
 		startedBy := map[string]string{} // session NUL agent → the call whose result names it
 		for _, ev := range evs {
 			if ev.Kind == agt.KindToolResult && ev.Meta != nil && ev.Meta.Agent != "" {
@@ -104,6 +105,28 @@ func TestCorpusSubagentTrees(t *testing.T) {
 		t.Fatalf("%d subagents in the corpus trees, %d linked to their tool call", subs, linked)
 	}
 	t.Logf("%d trees, %d subagents (%d with the tool call that started them), %d model calls each one assistant message", len(trees), subs, linked, calls)
+}
+
+// accounted checks that every non-blank line of every file read under
+// tree names an event (its src).
+func accounted(t *testing.T, tree string, evs []agt.Event) {
+	seen := map[agt.Src]bool{}
+	read := map[string]bool{}
+	for _, ev := range evs {
+		seen[agt.Src{Path: ev.Src.Path, Line: ev.Src.Line}] = true
+		read[ev.Src.Path] = true
+	}
+	filepath.WalkDir(tree, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !read[path] { // a walked file no provider claims is left out
+			return err
+		}
+		for i, line := range strings.Split(string(readBytes(t, path)), "\n") {
+			if strings.TrimSpace(line) != "" && !seen[agt.Src{Path: path, Line: int64(i + 1)}] {
+				t.Errorf("%s:%d names no event", path, i+1)
+			}
+		}
+		return nil
+	})
 }
 
 // modelCalls counts the distinct model calls (message ids of assistant,
