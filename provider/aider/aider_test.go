@@ -125,3 +125,36 @@ func TestMarkdownWalk(t *testing.T) {
 	}
 	t.Logf("%d Markdown files, %d Aider histories", len(files), histories)
 }
+
+// TestUnclosedFence: a reply that opens a code fence it never closes (a
+// model's ```typescript followed by ```python) must not swallow the lines
+// only Aider writes: each "> Tokens:" line stays a usage event, each "####"
+// line a user turn, each run header a session.
+func TestUnclosedFence(t *testing.T) {
+	const history = "# aider chat started at 2025-05-01 10:00:00\n\n> Main model: gpt-4o\n\n#### write it\n\nHere:\n\n```typescript\nconst a = 1;\n```python\nprint(1)\n```\n\n> Tokens: 1.2k sent, 300 received.\n\n#### and the test\n\nDone.\n\n> Tokens: 2k sent, 50 received.\n\n# aider chat started at 2025-05-02 09:00:00\n\n#### again\n\nOk.\n\n> Tokens: 900 sent, 10 received.\n"
+	f := filepath.Join(t.TempDir(), ".aider.chat.history.md")
+	if err := os.WriteFile(f, []byte(history), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := providertest.ParseClean(t, provider.Config{}, f)
+	var usage, users int
+	var input int64
+	sessions := map[string]bool{}
+	for _, ev := range providertest.Events(t, out) {
+		sessions[ev.NativeSession] = true
+		switch ev.Kind {
+		case agt.KindUsage:
+			usage++
+			input += ev.Usage.Input
+		case agt.KindUser:
+			users++
+		case agt.KindAssistant:
+			if strings.Contains(ev.Text.Str(), "Tokens:") || strings.Contains(ev.Text.Str(), "####") {
+				t.Errorf("a reply swallowed Aider's own lines: %q", ev.Text.Str())
+			}
+		}
+	}
+	if usage != 3 || input != 4100 || users != 3 || len(sessions) != 2 {
+		t.Errorf("usage events %d (input %d), user turns %d, sessions %d; want 3 (4100), 3, 2", usage, input, users, len(sessions))
+	}
+}

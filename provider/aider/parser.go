@@ -66,7 +66,7 @@ func (p *parser) Apply(em *agt.Emitter, v any) {
 			p.flush(em)
 		}
 	}
-	if p.kind == reply && p.fence {
+	if p.kind == reply && p.fence && !ownLine(t) {
 		p.add(em, reply, t)
 		if strings.HasPrefix(strings.TrimSpace(t), "```") {
 			p.fence = false
@@ -105,6 +105,14 @@ func (p *parser) Apply(em *agt.Emitter, v any) {
 			p.fence = true
 		}
 	}
+}
+
+// ownLine tells whether a line is one that only Aider itself writes (a run
+// header, a user line, a token report), which ends a reply whatever its
+// code fences say: models open fences they never close.
+func ownLine(t string) bool {
+	return strings.HasPrefix(t, "#### ") || strings.HasPrefix(t, "> Tokens: ") ||
+		header.MatchString(strings.TrimRight(t, " "))
 }
 
 // add puts text in a block of kind k, starting it at the current line when
