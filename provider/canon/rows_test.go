@@ -168,6 +168,23 @@ var rowCases = []rowCase{
 	{"opencode", "context7_resolve-library-id", `{"libraryName":"react-email"}`, "mcp__context7__resolve-library-id", "other", "mcp", `{"libraryName":"react-email"}`, "context7/resolve-library-id"},
 	{"opencode", "invalid", `{"tool":"bash","error":"e"}`, "invalid", "other", "builtin", `{"tool":"bash","error":"e"}`, ""},
 
+	// Continue: 1.x names, and the builtin_* names before them
+	{"continue", "read_file", `{"filepath":"src/a.ts"}`, "Read", "read", "builtin", `{"file_path":"src/a.ts"}`, ""},
+	{"continue", "read_file_range", `{"filepath":"src/a.ts","startLine":1,"endLine":9}`, "Read", "read", "builtin", `{"file_path":"src/a.ts","startLine":1,"endLine":9}`, ""},
+	{"continue", "create_new_file", `{"filepath":"a.md","contents":"# A"}`, "Write", "write", "builtin", `{"file_path":"a.md","content":"# A"}`, ""},
+	{"continue", "single_find_and_replace", `{"filepath":"a.go","old_string":"a","new_string":"b"}`, "Edit", "write", "builtin", `{"file_path":"a.go","old_string":"a","new_string":"b"}`, ""},
+	{"continue", "multi_edit", `{"filepath":"a.go","edits":[{"old_string":"a","new_string":"b"}]}`, "Edit", "write", "builtin", `{"file_path":"a.go","edits":[{"old_string":"a","new_string":"b"}]}`, ""},
+	{"continue", "edit_existing_file", `{"filepath":"a.go","changes":"x"}`, "Edit", "write", "builtin", `{"file_path":"a.go","changes":"x"}`, ""},
+	{"continue", "run_terminal_command", `{"command":"go test ./...","waitForCompletion":true}`, "Bash", "execute", "builtin", `{"command":"go test ./...","waitForCompletion":true}`, ""},
+	{"continue", "grep_search", `{"query":"func main"}`, "Grep", "search", "builtin", `{"pattern":"func main"}`, ""},
+	{"continue", "file_glob_search", `{"pattern":"**/*.go"}`, "Glob", "search", "builtin", `{"pattern":"**/*.go"}`, ""},
+	{"continue", "ls", `{"dirPath":"src","recursive":false}`, "LS", "search", "builtin", `{"path":"src","recursive":false}`, ""},
+	{"continue", "search_web", `{"query":"q"}`, "WebSearch", "fetch", "builtin", `{"query":"q"}`, ""},
+	{"continue", "fetch_url_content", `{"url":"https://go.dev"}`, "WebFetch", "fetch", "builtin", `{"url":"https://go.dev"}`, ""},
+	{"continue", "read_skill", `{"skillName":"review"}`, "Skill", "other", "skill", `{"skill":"review"}`, ""},
+	{"continue", "builtin_read_file", `{"filepath":"src/a.ts"}`, "Read", "read", "builtin", `{"file_path":"src/a.ts"}`, ""},
+	{"continue", "builtin_ls", `{"dirPath":"src","recursive":true}`, "LS", "search", "builtin", `{"path":"src","recursive":true}`, ""},
+
 	// unknown names pass through
 	{"pi", "check_ste_file", `{"file_path":"a.md"}`, "check_ste_file", "other", "custom", `{"file_path":"a.md"}`, ""},
 	{"codex", "[trimmed for fixture]", `{"raw":"[trimmed for fixture]"}`, "[trimmed for fixture]", "other", "custom", `{"raw":"[trimmed for fixture]"}`, ""},
