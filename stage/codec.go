@@ -126,9 +126,34 @@ func tarInside(c codec, r io.Reader) bool {
 	return isTar(inner[:n])
 }
 
-// isTar tells a tar header: POSIX ("ustar\x00") or GNU ("ustar ").
+// isTar tells a tar header: POSIX ("ustar\x00") or GNU ("ustar ") magic,
+// and a header checksum that holds (the sum of the header's 512 bytes with
+// its checksum field read as spaces, in octal at bytes 148–155), so that a
+// log whose bytes 257–262 happen to read "ustar " is not taken for a tar.
 func isTar(b []byte) bool {
-	return len(b) >= 263 && string(b[257:262]) == "ustar" && (b[262] == 0 || b[262] == ' ')
+	if len(b) < 512 || string(b[257:262]) != "ustar" || (b[262] != 0 && b[262] != ' ') {
+		return false
+	}
+	field := bytes.Trim(b[148:156], " \x00")
+	if len(field) == 0 {
+		return false
+	}
+	var want int64
+	for _, c := range field {
+		if c < '0' || c > '7' {
+			return false
+		}
+		want = want*8 + int64(c-'0')
+	}
+	var sum, signed int64
+	for i, c := range b[:512] {
+		if i >= 148 && i < 156 {
+			c = ' '
+		}
+		sum += int64(c)
+		signed += int64(int8(c))
+	}
+	return want == sum || want == signed // some old tars summed signed bytes
 }
 
 // sniffFile is the kind of the file at p by its content; a file that is not
