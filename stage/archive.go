@@ -208,6 +208,9 @@ func (s *tarStream) list(depth int) ([]Input, []error) {
 	for i := 0; ; i++ {
 		h, err := s.tr.Next()
 		if err == io.EOF {
+			if err := s.drain(); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", s.name, err))
+			}
 			break
 		}
 		if err != nil {
@@ -257,6 +260,17 @@ func (s *tarStream) list(depth int) ([]Input, []error) {
 		}
 	}
 	return ins, errs
+}
+
+// drain reads a compressed stream to its end once the tar has ended (the
+// padding after its last block), so that the codec checks what only its
+// end tells: gzip's CRC-32 and length, a zstd frame's checksum.
+func (s *tarStream) drain() error {
+	if s.z == nil {
+		return nil
+	}
+	_, err := io.Copy(io.Discard, bounded(s.z, s.limit))
+	return err
 }
 
 func (s *tarStream) reopen() error {

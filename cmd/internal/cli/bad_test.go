@@ -405,7 +405,8 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 	// packed CODEC BOX NAME [half|bomb]: claudeLine as s.jsonl, in a BOX
 	// (log: the file itself, tar, zip), through CODEC (none, gz, zst, xz),
 	// as NAME; half: cut to its first half; bomb: 300 MB of zeros follow
-	// the line (past the 256 MiB floor of the expansion limit)
+	// the line (past the 256 MiB floor of the expansion limit); crc: a gzip
+	// stream whose trailer's CRC-32 is wrong (its data intact)
 	"packed": func(t *testing.T, dir string, args ...string) {
 		body := []byte(claudeLine + "\n")
 		if len(args) > 3 && args[3] == "bomb" {
@@ -444,6 +445,9 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 		}
 		if len(args) > 3 && args[3] == "half" {
 			body = body[:len(body)/2]
+		}
+		if len(args) > 3 && args[3] == "crc" {
+			body[len(body)-8] ^= 0xff
 		}
 		write(t, dir, args[2], body)
 	},
