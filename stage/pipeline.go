@@ -99,7 +99,10 @@ type Batch struct {
 	// ReadErr is the read error that ended the batch's file, reported after
 	// the batch's other diagnostics.
 	ReadErr *agt.Diag
-	Bytes   int64
+	Bytes   int64 // input bytes the batch stands for
+	// Dropped is the part of Bytes that was read but not held: the tails
+	// of lines longer than the limit.
+	Dropped int64
 	End     bool       // the unit's last batch
 	Diags   []agt.Diag // diagnostics of the source (detection)
 	// Out is what an Output's Encode made of the events (JSONL).
@@ -128,6 +131,7 @@ func (b *Batch) Add(br *BlockReader, lines [][]byte, maxLine int) {
 	off := len(b.Lines)
 	for _, l := range br.Long() {
 		b.Bytes += l.Size - int64(len(lines[l.Index]))
+		b.Dropped += l.Size - int64(len(lines[l.Index]))
 		b.SetBad(off+l.Index, fmt.Errorf("line of %d bytes is longer than the limit of %d bytes (--max-line): only its head is kept", l.Size, maxLine))
 	}
 	b.Lines = append(b.Lines, lines...)

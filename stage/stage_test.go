@@ -296,3 +296,21 @@ func TestPrefetchWaits(t *testing.T) {
 		}
 	}
 }
+
+// TestLongLineEncodeBuffer: the output buffer of a batch is sized from the
+// bytes it holds, not from the tail of an over-long line that was read
+// and dropped (a 2 GB line of NULs under --max-line 1MiB took a 2.5 GB
+// buffer).
+func TestLongLineEncodeBuffer(t *testing.T) {
+	br := NewBlockReader(io.MultiReader(strings.NewReader(strings.Repeat("\x00", 8<<20)), strings.NewReader("\n")))
+	br.SetLimit(1<<20, 1<<20)
+	lines, _ := br.Next(256 << 10)
+	b := &Batch{Path: "zeros", First: 1}
+	b.Add(br, lines, 1<<20)
+	if b.Dropped < 7<<20 {
+		t.Fatalf("bytes %d, dropped %d", b.Bytes, b.Dropped)
+	}
+	if n := outSize(b); n > 4<<20 {
+		t.Errorf("output buffer of %d bytes for a batch holding 1 MiB", n)
+	}
+}
