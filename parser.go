@@ -37,6 +37,7 @@ type Diag struct {
 	Text string
 	Data bool // a data error (fatal under --strict)
 	IO   bool // an input that could not be read (exit 1 at the end)
+	Said bool // counted, not printed: another diagnostic of the line says it
 }
 
 // String is the diagnostic as one printable line: file names and text are

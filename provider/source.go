@@ -368,7 +368,9 @@ func (s *Source) readUnit(ctx context.Context, stop <-chan struct{}, u *stage.Un
 				if b.First == 0 { // in a document
 					src.Line = 0
 				}
-				b.ReadErr = &agt.Diag{Src: src, Text: "unreadable: " + rerr.Error(), IO: true}
+				var big *docTooBig
+				b.ReadErr = &agt.Diag{Src: src, Text: "unreadable: " + rerr.Error(), IO: true,
+					Said: errors.As(rerr, &big)} // its error event's line says it
 			}
 			if err := flush(b); err != nil {
 				br.Close()

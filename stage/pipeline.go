@@ -221,7 +221,7 @@ func Run(ctx context.Context, cfg Config, src Source, out Output, diag io.Writer
 				if d.IO {
 					st.Unreadable++
 				}
-				if cfg.Strict && d.Data || !cfg.Quiet && shown.show(d) {
+				if cfg.Strict && d.Data || !cfg.Quiet && !d.Said && shown.show(d) {
 					fmt.Fprintln(diag, d)
 				}
 				if cfg.Strict && d.Data {

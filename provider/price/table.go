@@ -2,7 +2,9 @@ package price
 
 import (
 	"bytes"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -55,6 +57,7 @@ type File struct {
 // Table is a price table with its model id matching.
 type Table struct {
 	date, source string
+	sum          string            // SHA-256 of the file it was loaded from (Load)
 	models       map[string]*Rates // by lower-case id
 	latest       map[string]string // undated id → the dated id with the latest date
 	matched      sync.Map          // model as given → matched id ("" for none)
@@ -84,7 +87,7 @@ func Default() *Table {
 // format. A LiteLLM file's date is the day it was last modified (UTC) and its
 // source is its file name.
 func Load(path string) (*Table, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -100,12 +103,42 @@ func Load(path string) (*Table, error) {
 	if t.source == "" {
 		t.source = filepath.Base(path)
 	}
+	h := sha256.Sum256(b)
+	t.sum = hex.EncodeToString(h[:])
 	return t, nil
+}
+
+// Sum is the SHA-256 (hex) of the file the table was loaded from, "" for
+// the embedded table: what decides whether outputs made with it are
+// current, without reading the file again (it may be a pipe).
+func (t *Table) Sum() string { return t.sum }
+
+// MaxFile bounds a price file: LiteLLM's whole table is under 2 MB.
+const MaxFile = 64 << 20
+
+// ReadFile reads a price file of at most MaxFile bytes, so that a device
+// or a pipe that never ends (--prices /dev/zero) is an error, not a read
+// until memory runs out.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(b) > MaxFile {
+		return nil, fmt.Errorf("%s: larger than %d MiB: not a price table", path, MaxFile>>20)
+	}
+	return b, nil
 }
 
 // Parse reads a table in the generated format (recognised by its schema
 // field) or in LiteLLM's format (a LiteLLM table has no date or source).
 func Parse(data []byte) (*Table, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a byte order mark, as some editors write
 	var head struct {
 		Schema any `json:"schema"`
 	}

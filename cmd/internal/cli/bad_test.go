@@ -468,6 +468,12 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 			t.Fatal(err)
 		}
 	},
+	// zero NAME: a link to /dev/zero, a file that never ends
+	"zero": func(t *testing.T, dir string, args ...string) {
+		if err := os.Symlink("/dev/zero", filepath.Join(dir, args[0])); err != nil {
+			t.Skipf("no /dev/zero link: %v", err)
+		}
+	},
 	// dangling NAME: a link to nothing, an input that cannot be read
 	"dangling": func(t *testing.T, dir string, args ...string) {
 		os.Symlink(filepath.Join(dir, "nothing-here"), filepath.Join(dir, args[0]))

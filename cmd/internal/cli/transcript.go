@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	goio "io"
@@ -119,7 +117,7 @@ be read, the output could not be written, or a data error under --strict,
 			return err
 		}
 		defer unlock()
-		ix, err := transcript.LoadIndex(out, runSalt(c, mode))
+		ix, err := transcript.LoadIndex(out, runSalt(c, mode, n))
 		if err != nil {
 			return err
 		}
@@ -199,16 +197,9 @@ var formats = map[string]transcript.Export{
 
 // runSalt is what, beside the inputs, decides the files of a run: the
 // version, the stream log mode, and every option that changes events or
-// transcripts (the price table by its content).
-func runSalt(c *cli.Context, mode string) string {
-	prices := ""
-	if f := c.String("prices"); f != "" {
-		if b, err := os.ReadFile(f); err == nil { // read already by normalizer
-			sum := sha256.Sum256(b)
-			prices = hex.EncodeToString(sum[:])
-		}
-	}
-	return strings.Join([]string{agt.Version, "stream-log=" + mode, "to=" + c.String("to"), "prices=" + prices,
+// transcripts (the price table by its content, as loaded).
+func runSalt(c *cli.Context, mode string, n *provider.Normalizer) string {
+	return strings.Join([]string{agt.Version, "stream-log=" + mode, "to=" + c.String("to"), "prices=" + n.Prices.Sum(),
 		"provider=" + c.String("provider"), "raw=" + fmt.Sprint(c.Bool("raw")), "format=" + c.String("format")}, "\x00")
 }
 
