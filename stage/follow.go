@@ -234,6 +234,7 @@ func (f *Follower) walk(root string, claim Claim) ([]string, bool, error) {
 		return []string{root}, false, nil
 	}
 	var paths []string
+	root = walkRoot(root)
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == root {

@@ -113,7 +113,8 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 			ins, errs = append(ins, in...), append(errs, e...)
 			continue
 		}
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+		root := walkRoot(a)
+		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				errs = append(errs, err)
 				if d != nil && d.IsDir() {
@@ -121,7 +122,7 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 				}
 				return nil
 			}
-			if d.IsDir() && p != a || !d.IsDir() && strings.HasSuffix(p, ".db") {
+			if d.IsDir() && p != root || !d.IsDir() && strings.HasSuffix(p, ".db") {
 				if in, ok := claim(p, d.IsDir()); ok {
 					ins = append(ins, in)
 					if d.IsDir() {
@@ -148,6 +149,17 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 		}
 	}
 	return ins, errs
+}
+
+// walkRoot is the root to walk for folder a: a link to a folder (a dotfiles
+// setup links ~/.claude/projects elsewhere) is walked as the folder, with
+// a trailing separator, which filepath.WalkDir follows; links below it are
+// not followed.
+func walkRoot(a string) string {
+	if st, err := os.Lstat(a); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		return a + string(filepath.Separator)
+	}
+	return a
 }
 
 // fileInputs is the input of a walked file, or the members of an
