@@ -132,3 +132,31 @@ func TestV1Usage(t *testing.T) {
 		t.Errorf("totals %v cost %v", totals, cost)
 	}
 }
+
+// TestV1SystemPromptUpdate: a SystemPromptUpdateEvent (appended when a
+// conversation is restored with another agent configuration) is the new
+// system prompt, not an unknown record.
+func TestV1SystemPromptUpdate(t *testing.T) {
+	src := providertest.Testdata(t, "openhands", "v1", "cd94562403b9487ebdd4018e3f531dfd")
+	dir := filepath.Join(t.TempDir(), "cd94562403b9487ebdd4018e3f531dfd")
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	update := `{"id":"9a0e5f7c-2b1d-4c3e-8f6a-1b2c3d4e5f60","timestamp":"2026-02-05T11:30:00.000000","source":"agent","system_prompt":{"cache_prompt":false,"type":"text","text":"You are OpenHands agent, with new tools."},"tools":[],"reason":"tools_changed","kind":"SystemPromptUpdateEvent"}`
+	if err := os.WriteFile(filepath.Join(dir, "events", "event-00099-9a0e5f7c-2b1d-4c3e-8f6a-1b2c3d4e5f60.json"), []byte(update), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := providertest.ParseClean(t, provider.Config{}, dir)
+	n := 0
+	for _, ev := range providertest.Events(t, out) {
+		if ev.Kind == agt.KindSystem && ev.Meta != nil && ev.Meta.Type == "system_prompt_update" {
+			n++
+			if ev.Text.Str() != "You are OpenHands agent, with new tools." {
+				t.Errorf("text %q", ev.Text.Str())
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d system prompt updates, want 1", n)
+	}
+}

@@ -85,6 +85,9 @@ func text(cs []textContent) (string, bool) {
 	return b.String(), ok
 }
 
+// systemTypes are the meta types of the system prompt's events.
+var systemTypes = map[string]string{"SystemPromptEvent": "system_prompt", "SystemPromptUpdateEvent": "system_prompt_update"}
+
 // v1Meta are the kinds with nothing to show but their kind.
 var v1Meta = map[string]bool{
 	"Condensation": true, "CondensationRequest": true, "ConversationStateUpdateEvent": true,
@@ -110,9 +113,9 @@ func (p *parser) v1(em *agt.Emitter, e *v1Event) {
 	k := e.ID
 	n := em.Count()
 	switch e.Kind {
-	case "SystemPromptEvent":
+	case "SystemPromptEvent", "SystemPromptUpdateEvent": // an update: the agent's configuration changed on a restore
 		if e.SystemPrompt != nil && e.SystemPrompt.Text != nil {
-			em.Emit(agt.Event{TS: ts, Kind: agt.KindSystem, Text: agt.String(*e.SystemPrompt.Text), Meta: &agt.Meta{Type: "system_prompt"}}, k, "system")
+			em.Emit(agt.Event{TS: ts, Kind: agt.KindSystem, Text: agt.String(*e.SystemPrompt.Text), Meta: &agt.Meta{Type: systemTypes[e.Kind]}}, k, "system")
 		}
 	case "MessageEvent":
 		if m := e.LLMMessage; m != nil {
