@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -207,6 +208,26 @@ func TestCustomCalls(t *testing.T) {
 	for _, k := range keys {
 		if k.provider != "pi" && !strings.Contains(k.native, "[trimmed for fixture]") {
 			t.Logf("not an extension or plugin tool: %s %s", k.provider, k.native)
+		}
+	}
+}
+
+// TestCorpusToolNames: every canonical name over the corpus is a name a
+// Claude Code tool may have (letters, digits, "_" and "-"; Claude's own
+// MCP names keep only those), and an MCP tool's is mcp__<server>__<tool>
+// with both parts of that alphabet. A name the corpus's redaction wrote
+// ("[trimmed for fixture]") is left out.
+func TestCorpusToolNames(t *testing.T) {
+	name := regexp.MustCompile(`^[a-zA-Z0-9_-]{1,128}$`)
+	mcp := regexp.MustCompile(`^mcp__[a-zA-Z0-9_-]+?__[a-zA-Z0-9_-]+$`)
+	for _, ev := range loadCorpus(t) {
+		if strings.Contains(ev.Tool.NativeName, "[trimmed") {
+			continue
+		}
+		tool := *ev.Tool
+		canon.Normalize(canon.Source(ev.Provider, ev.Format), &tool)
+		if !name.MatchString(tool.Name) || strings.HasPrefix(tool.Name, "mcp__") && !mcp.MatchString(tool.Name) {
+			t.Errorf("%s %s:%d: canonical name %q (native %q)", ev.Provider, ev.Src.Path, ev.Src.Line, tool.Name, ev.Tool.NativeName)
 		}
 	}
 }

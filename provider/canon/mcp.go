@@ -95,8 +95,22 @@ func matchPattern(pattern, name string) (map[string]string, bool) {
 	return m, rest == ""
 }
 
-// mcpName is the canonical name of an MCP tool.
-func mcpName(server, tool string) string { return "mcp__" + server + "__" + tool }
+// mcpName is the canonical name of an MCP tool: Claude Code's, which keeps
+// only the characters a tool name may hold (letters, digits, "_" and "-")
+// of the server's and the tool's names, any other as "_"
+// (mcp__codex_apps__github_fetch_pr for codex_apps' github.fetch_pr). The
+// names as they were stay in mcp.server and mcp.tool.
+func mcpName(server, tool string) string {
+	return "mcp__" + strings.Map(toolChar, server) + "__" + strings.Map(toolChar, tool)
+}
+
+// toolChar keeps a character a tool name may hold, else gives "_".
+func toolChar(r rune) rune {
+	if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' {
+		return r
+	}
+	return '_'
+}
 
 // mcpOut is an MCP tool's name in provider's convention.
 func mcpOut(provider, server, tool string) string {

@@ -42,7 +42,10 @@ var toolRows = []canon.Row{
 	{Provider: "codex", Native: "web_search", Name: "WebSearch"},
 	{Provider: "codex", Native: "web_search_call", Name: "WebSearch", Out: "-"},
 	{Provider: "codex", Native: "view_image", Name: "Read", Fields: "path=file_path", Out: "-"},
-	{Provider: "codex", Native: "tool_search", Name: "tool_search", Kind: canon.KindOther},
+	{Provider: "codex", Native: "tool_search", Name: "ToolSearch", Kind: canon.KindOther},
+	{Provider: "codex", Native: "list_mcp_resources", Name: "ListMcpResourcesTool", Kind: canon.KindRead},
+	{Provider: "codex", Native: "list_mcp_resource_templates", Name: "ListMcpResourcesTool", Kind: canon.KindRead, Out: "-"}, // Claude Code has no templates tool: native_name tells
+	{Provider: "codex", Native: "read_mcp_resource", Name: "ReadMcpResourceTool", Kind: canon.KindRead},
 	{Provider: "codex", Native: "image_generation", Name: "image_generation", Kind: canon.KindOther},
 }
 
@@ -56,11 +59,13 @@ var mcpStyles = []canon.MCPStyle{
 // toolDefs are the definitions of its tools, by native name (see
 // canon.Def).
 var toolDefs = map[string]canon.Def{
-	"exec_command":     {Params: "cmd!:s workdir:s shell:s login:b tty:b yield_time_ms:n max_output_tokens:n sandbox_permissions:s justification:s prefix_rule:a:s"},
-	"write_stdin":      {Desc: "Writes characters to a running exec_command session and returns its recent output (no characters: polls it).", Params: "session_id!:n chars:s yield_time_ms:n max_output_tokens:n"},
-	"apply_patch":      {Desc: canon.PatchDescription, Params: "raw!:s", Kind: "custom"},
-	"update_plan":      {Params: "plan!:a:o explanation:s"},
-	"web_search":       {Params: "*", Kind: "hosted"},
-	"tool_search":      {Desc: "Searches the tools of the connected apps.", Params: "query!:s limit:n"},
-	"image_generation": {Desc: "Generates an image.", Params: "*", Kind: "hosted"},
+	"exec_command":       {Params: "cmd!:s workdir:s shell:s login:b tty:b yield_time_ms:n max_output_tokens:n sandbox_permissions:s justification:s prefix_rule:a:s"},
+	"write_stdin":        {Desc: "Writes characters to a running exec_command session and returns its recent output (no characters: polls it).", Params: "session_id!:n chars:s yield_time_ms:n max_output_tokens:n"},
+	"apply_patch":        {Desc: canon.PatchDescription, Params: "raw!:s", Kind: "custom"},
+	"update_plan":        {Params: "plan!:a:o explanation:s"},
+	"web_search":         {Params: "*", Kind: "hosted"},
+	"tool_search":        {Desc: "Searches the tools of the connected apps.", Params: "query!:s limit:n"},
+	"list_mcp_resources": {Desc: "Lists the resources of the connected MCP servers.", Params: "server:s cursor:s"},
+	"read_mcp_resource":  {Desc: "Reads an MCP resource by server and URI.", Params: "server!:s uri!:s"},
+	"image_generation":   {Desc: "Generates an image.", Params: "*", Kind: "hosted"},
 }

@@ -32,9 +32,9 @@ func TestMCPInvocation(t *testing.T) {
 		line      int64
 		name, mcp string
 	}{
-		"c1": {2, "mcp__codex_apps__github.fetch_pr", "codex_apps/github.fetch_pr"},
-		"c2": {6, "mcp__docs.example.com__search", "docs.example.com/search"},
-		"c3": {7, "mcp__docs.example.com__fetch-page", "docs.example.com/fetch-page"},
+		"c1": {2, "mcp__codex_apps__github_fetch_pr", "codex_apps/github.fetch_pr"},
+		"c2": {6, "mcp__docs_example_com__search", "docs.example.com/search"},
+		"c3": {7, "mcp__docs_example_com__fetch-page", "docs.example.com/fetch-page"},
 		"c4": {10, "mcp__calc__add", "calc/add"},
 	}
 	seen := 0
