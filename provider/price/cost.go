@@ -1,6 +1,7 @@
 package price
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agt-project/agt"
@@ -48,24 +49,39 @@ func (t *Table) Window(model string) int64 {
 // context-1m beta).
 const StandardWindow = 200_000
 
+// LargeWindow is the larger context window Claude models are sold with
+// (the 1M-token context).
+const LargeWindow = 1_000_000
+
 // window is the context window of a call (or run) of model, matched as id:
-// the table's, except for Claude models the table lists with a window larger
-// than StandardWindow. Those are sold with two windows, and a session has the
-// larger one only when it asked for it (a "[1m]" suffix on the model id) or
-// when a call's prompt (input + cache_read + cache_write) did not fit in the
-// smaller one. A run total says nothing of any one call's prompt.
+// the table's, except for Claude models sold with two windows: those the
+// table lists with a window larger than StandardWindow, and those it
+// prices above StandardWindow tokens of prompt (a tier that only the
+// larger window can reach: Sonnet 4.5's table window is 200,000, yet its
+// prompts above 200k have a price). A session has the larger window only
+// when it asked for it (a "[1m]" suffix on the model id) or when a call's
+// prompt (input + cache_read + cache_write) did not fit in the smaller
+// one: the evidence the price follows. A run total says nothing of any one
+// call's prompt.
 func (r *Rates) window(id, model string, u *agt.Usage) int64 {
 	w := r.ContextWindow
-	if w <= StandardWindow || !strings.HasPrefix(id, "claude-") {
+	if !strings.HasPrefix(id, "claude-") {
+		return w
+	}
+	large := w
+	if large <= StandardWindow && slices.ContainsFunc(r.Tiers, func(t Tier) bool { return t.Above >= StandardWindow }) {
+		large = LargeWindow
+	}
+	if large <= StandardWindow {
 		return w
 	}
 	if strings.HasSuffix(strings.ToLower(strings.TrimSpace(model)), "[1m]") {
-		return w
+		return large
 	}
 	if u.Scope != agt.ScopeRun && pos(u.Input)+pos(u.CacheRead)+pos(u.CacheWrite) > StandardWindow {
-		return w
+		return large
 	}
-	return StandardWindow
+	return min(w, StandardWindow)
 }
 
 // flat are the rates that apply to one request, every one set.
