@@ -43,3 +43,27 @@ func TestSessionContext(t *testing.T) {
 		t.Errorf("context events %q\nwant %q", context, want)
 	}
 }
+
+// TestDisplayedInput checks the user messages whose displayContent shows
+// that the CLI, not the person, wrote their content: a slash command's
+// prompt (the command stays a slash_command event) and a request with no
+// text displayed. A display with text (an @file prompt) stays the person's.
+func TestDisplayedInput(t *testing.T) {
+	log := `{"sessionId":"s-2","projectHash":"h","startTime":"2026-05-01T00:00:00.000Z","lastUpdated":"2026-05-01T00:00:00.000Z"}
+{"id":"u1","timestamp":"2026-05-01T00:00:01.000Z","type":"user","content":[{"text":"You are an agent; write GEMINI.md"}],"displayContent":[{"text":"/init"}]}
+{"id":"u2","timestamp":"2026-05-01T00:00:02.000Z","type":"user","content":[{"text":"System: Please continue."}],"displayContent":[{"functionResponse":{"id":"f1","name":"update_topic","response":{"output":"ok"}}}]}
+{"id":"u3","timestamp":"2026-05-01T00:00:03.000Z","type":"user","content":[{"text":"explain @a.go"},{"text":"--- a.go ---\npackage a"}],"displayContent":[{"text":"explain @a.go"}]}
+{"id":"u4","timestamp":"2026-05-01T00:00:04.000Z","type":"user","content":"thanks","displayContent":null}
+`
+	evs, _, _ := parse(t, write(t, "session-2026-05-01T00-00-s-2.jsonl", log))
+	var got []string
+	for _, ev := range evs {
+		if ev.Text != nil {
+			got = append(got, ev.Kind+":"+ev.Text.Str())
+		}
+	}
+	want := "slash_command:/init|system:You are an agent; write GEMINI.md|system:System: Please continue.|user:explain @a.go--- a.go ---\npackage a|user:thanks"
+	if strings.Join(got, "|") != want {
+		t.Errorf("got  %q\nwant %q", strings.Join(got, "|"), want)
+	}
+}

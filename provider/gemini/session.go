@@ -329,17 +329,16 @@ func (p *sessionParser) message(em *agt.Emitter, m *record, final, quiet bool) {
 	}
 	var meta *agt.Meta
 	switch {
-	case st.context:
-		kind, meta = agt.KindSystem, &agt.Meta{Type: m.Type, Subtype: "context"}
-	case kind == agt.KindSystem:
-		meta = &agt.Meta{Type: m.Type}
-	}
-
-	if kind == agt.KindUser && !st.command {
-		if cmd := slashCommand(m.DisplayContent); cmd != nil {
+	case kind == agt.KindUser:
+		if cmd := slashCommand(m.DisplayContent); cmd != nil && !st.command {
 			emit(agt.Event{Kind: agt.KindSlashCommand, Text: cmd}, "command")
 			st.command = true
 		}
+		if st.context || !typed(m.DisplayContent) {
+			kind, meta = agt.KindSystem, &agt.Meta{Type: m.Type, Subtype: "context"}
+		}
+	case kind == agt.KindSystem:
+		meta = &agt.Meta{Type: m.Type}
 	}
 	for i := st.thoughts; i < len(m.Thoughts); i++ {
 		th := m.Thoughts[i]
