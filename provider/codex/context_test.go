@@ -117,3 +117,19 @@ func TestInjectedFallback(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// TestTypedClearedAtTurnEnd checks that a user_message left without its
+// twin matches nothing after the turn ends, even when the line that ends
+// it also decides a held item: the same text sent later by Codex itself
+// is context.
+func TestTypedClearedAtTurnEnd(t *testing.T) {
+	evs, _ := parse(t, "rollout.jsonl", lines(
+		meta("a", ""), typed("again"), agentSays,
+		userItem(`<note>x</note>`), taskComplete,
+		taskStarted, userItem("again"), reasoning,
+	))
+	want := "meta user:again assistant:ok system:<note>x</note> meta meta system:again meta"
+	if got := kindsAndTexts(evs); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

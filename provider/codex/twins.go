@@ -131,7 +131,8 @@ func (c *conv) noteUser(em *agt.Emitter, r *rolloutLine) {
 		}
 	case len(c.heldUser) > 0 && !turnInput[inputKey(r)]:
 		c.decideUser(em, -1)
-	case r.Type == "event_msg" && twinEnds[r.Payload.Type]:
+	}
+	if r.Type == "event_msg" && twinEnds[r.Payload.Type] {
 		c.typed = c.typed[:0]
 	}
 }
