@@ -1,6 +1,8 @@
 package codex_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -131,5 +133,33 @@ func TestTypedClearedAtTurnEnd(t *testing.T) {
 	want := "meta user:again assistant:ok system:<note>x</note> meta meta system:again meta"
 	if got := kindsAndTexts(evs); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestInjectedTranscript checks the acceptance case through the transcript:
+// a rollout with a made-up <some-new-context> block (no user_message twin)
+// has one user message, the typed prompt, and the block as a system
+// message with its text.
+func TestInjectedTranscript(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "rollout-2026-01-01T00-00-00-a.jsonl")
+	content := lines(
+		meta("a", ""), taskStarted,
+		userItem(`<some-new-context>\nrules</some-new-context>`), turnContext,
+		userItem("do it"), typed("do it"), reasoning, agentSays, assistant, taskComplete,
+	)
+	if err := os.WriteFile(f, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ts := consolidate(t, f)
+	if len(ts) != 1 {
+		t.Fatalf("%d transcripts", len(ts))
+	}
+	var got []string
+	for _, m := range ts[0].Messages {
+		got = append(got, m.Role+":"+m.Text.Str())
+	}
+	want := "system:<some-new-context>\nrules</some-new-context>|user:do it|assistant:ok"
+	if strings.Join(got, "|") != want {
+		t.Errorf("messages %q\nwant %q", strings.Join(got, "|"), want)
 	}
 }
