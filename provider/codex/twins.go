@@ -2,6 +2,7 @@ package codex
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/agt-project/agt"
 )
@@ -126,8 +127,8 @@ func (c *conv) noteUser(em *agt.Emitter, r *rolloutLine) {
 			}
 		}
 		c.decideUser(em, twin)
-		if twin < 0 {
-			c.typed = append(c.typed, msg)
+		if twin < 0 { // kept beyond the line
+			c.typed = append(c.typed, strings.Clone(msg))
 		}
 	case len(c.heldUser) > 0 && !turnInput[inputKey(r)]:
 		c.decideUser(em, -1)
@@ -148,7 +149,7 @@ func (c *conv) userItem(em *agt.Emitter, it *item) {
 			return
 		}
 	}
-	c.heldUser = append(c.heldUser, &heldMessage{mark: c.mark(), role: it.Role, text: bytes.Clone(it.joined), plain: plain, src: em.Src(), raw: bytes.Clone(em.Line()), ts: c.ts})
+	c.heldUser = append(c.heldUser, &heldMessage{mark: c.mark(), role: it.Role, text: bytes.Clone(it.joined), plain: strings.Clone(plain), src: em.Src(), raw: bytes.Clone(em.Line()), ts: strings.Clone(c.ts)})
 }
 
 // decideUser emits the held user items at their own lines: item twin (-1:
