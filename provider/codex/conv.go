@@ -29,9 +29,15 @@ type conv struct {
 	holdMCP bool // hold MCP function calls (rollouts, which log the invocation)
 	// twins counts, by role, the event_msg messages whose response_item
 	// twin has not come yet; heldMsg is a response_item message waiting
-	// for its twin (see twins.go)
-	twins   map[string]int
-	heldMsg *heldMessage
+	// for its twin; typed are the texts of the turn's user_messages whose
+	// response_item twin has not come yet, heldUser the user items waiting
+	// for theirs, prompts whether the rollout has written a user_message
+	// (see twins.go)
+	twins    map[string]int
+	heldMsg  *heldMessage
+	typed    []string
+	heldUser []*heldMessage
+	prompts  bool
 	// sess is the native session of the current line's events and key
 	// the record key of its events that have no tool id (rollouts: the
 	// thread the line belongs to, a key made of its content; "": the

@@ -41,7 +41,9 @@ var roleKinds = map[string]string{
 }
 
 // injected are the openings of the context blocks Codex sends as user
-// messages (legacy formats: such messages are system events).
+// messages: the fallback for input that gives no structure to tell them
+// from prompts (the legacy formats, rollouts with no user_message; see
+// twins.go), where such messages are system events.
 var injected = [][]byte{
 	[]byte(`"<environment_context>`),
 	[]byte(`"<user_instructions>`),

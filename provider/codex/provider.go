@@ -43,12 +43,26 @@
 //     (the typed text) is the user event, agent_message the assistant event,
 //     agent_reasoning the reasoning event. Their response_item twins
 //     (message with role user or assistant, reasoning) become meta events of
-//     subtype "message:user", "message:assistant", "reasoning"; the user ones
-//     also carry the injected context blocks (AGENTS.md, environment
-//     context), which stay in the raw record. Developer and system messages,
-//     which have no twin, are system events. The legacy formats have no
-//     event_msg stream: their response items carry the text, and user
-//     messages that are injected context blocks are system events.
+//     subtype "message:user", "message:assistant", "reasoning". Developer
+//     and system messages, which have no twin, are system events.
+//   - Injected context is decided by structure: Codex writes a user_message
+//     for each prompt the person typed and none for the context it sends as
+//     user messages (AGENTS.md, environment, skills, plugins, app context,
+//     aborted-turn notes, and whatever block a later release adds). A user
+//     response_item is the twin of the user_message of the same text (text
+//     parts joined by a blank line; either order, within the turn); any other
+//     is a system event of subtype "message:user" that keeps its text. A
+//     user item waits for its user_message through the lines of a turn's
+//     input (session_meta, turn_context, world_state, task_started,
+//     turn_started, user/developer/system messages) and is decided at the
+//     first other line or at the end of the input; its event keeps its own
+//     line. Fallback: until a rollout has written a user_message, it gives no
+//     structure (the legacy formats, which have no event_msg stream, and
+//     rollouts written without user_message): its user items are user
+//     events, except those that open like a known context block (the
+//     injected list: <environment_context>, <user_instructions>, # AGENTS.md
+//     instructions, <turn_aborted>, <permissions instructions>,
+//     <user_shell_command>, <collaboration_mode>, <skill>), system events.
 //   - Tool calls come from the response items (function_call with the
 //     namespace prefixed to the name, custom_tool_call, local_shell_call,
 //     tool_search_call, web_search_call, image_generation_call) and results

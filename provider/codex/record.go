@@ -123,11 +123,12 @@ var preparers = map[string]func(*item){
 	"web_search_end":          prepareWebEnd,
 }
 
-// prepareMessage joins the text of developer and system messages; user and
-// assistant messages carry text only in the legacy formats (see
+// prepareMessage joins the text of user, developer and system messages
+// (a rollout's user item is matched with its user_message by text); the
+// text of assistant messages is read only in the legacy formats (see
 // legacyText).
 func prepareMessage(it *item) {
-	if it.Role != "user" && it.Role != "assistant" {
+	if it.Role != "assistant" {
 		it.joined = joinText(it.Content)
 	}
 }

@@ -150,7 +150,7 @@ func TestRolloutText(t *testing.T) {
 		}
 		got = append(got, s)
 	}
-	want := "meta system:<permissions instructions>\n\ntwo meta meta user:do it reasoning:thinking meta assistant:done meta summary:summary of it system:boom"
+	want := "meta system:<permissions instructions>\n\ntwo system:<environment_context>x</environment_context> meta user:do it reasoning:thinking meta assistant:done meta summary:summary of it system:boom"
 	if strings.Join(got, " ") != want {
 		t.Errorf("got  %s\nwant %s", strings.Join(got, " "), want)
 	}

@@ -137,7 +137,7 @@ func TestUsageArithmetic(t *testing.T) {
 // TestSessionLogFold checks a JSONL log whose records are updated: a
 // re-appended message counts once with its last tokens, tool calls and
 // results are emitted once (the result when it arrives), a checkpoint adds
-// only new messages, a rewound message still counts, and a subagent chat
+// only new messages (a new user turn there is context), a rewound message still counts, and a subagent chat
 // has its own stream.
 func TestSessionLogFold(t *testing.T) {
 	log := `{"sessionId":"sub-1","projectHash":"h","startTime":"2026-01-01T00:00:00.000Z","lastUpdated":"2026-01-01T00:00:00.000Z","kind":"subagent"}
@@ -153,7 +153,7 @@ func TestSessionLogFold(t *testing.T) {
 `
 	evs, _, st := parse(t, write(t, "sub.jsonl", log))
 	k := kinds(evs)
-	want := map[string]int{"meta": 3, "system": 1, "user": 2, "reasoning": 1, "tool_call": 1, "tool_result": 1, "assistant": 2, "usage": 3}
+	want := map[string]int{"meta": 3, "system": 2, "user": 1, "reasoning": 1, "tool_call": 1, "tool_result": 1, "assistant": 2, "usage": 3}
 	for kind, n := range want {
 		if k[kind] != n {
 			t.Errorf("%s events: got %d, want %d (%v)", kind, k[kind], n, k)
@@ -182,7 +182,8 @@ func TestSessionLogFold(t *testing.T) {
 			if ev.Usage.MessageID == "g1" && ev.Src.Line != 6 {
 				t.Errorf("g1 usage from line %d, want 6 (its last version)", ev.Src.Line)
 			}
-		case agt.KindUser:
+		case agt.KindSystem:
+			// the checkpoint's new user turn (a summary) is context
 			if ev.Src.Line == 9 && ev.Src.Ptr != "/$set/messages/1" {
 				t.Errorf("checkpoint message at %v", ev.Src)
 			}

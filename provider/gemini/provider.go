@@ -39,6 +39,18 @@
 //     events); each thought becomes a reasoning event "subject\n\ndescription"
 //     with its own timestamp. A user message whose displayContent is a slash
 //     command (text starting with "/") also yields a slash_command event. A
+//     user message whose content the CLI wrote, not the person, is context:
+//     a system event of meta type "user", subtype "context", that keeps its
+//     text. The session log tells it by structure: a user message first met
+//     in a $set checkpoint (a turn the CLI put into the model's history
+//     itself and synced into the log: the <session_context> block, a
+//     compression summary; a typed prompt is recorded on its own line
+//     first), or one whose displayContent (what the CLI showed as the
+//     person's input) is a slash command (the content is the command's
+//     prompt) or has no text (a request the CLI made, e.g. "System: Please
+//     continue."). A displayContent with other text (an @file prompt) leaves
+//     the message the person's. Session documents (≤ 0.38) never recorded
+//     the session context; live outputs carry only the -p prompt. A
 //     subagent chat (kind "subagent") is its own session, in stream
 //     "subagent:<sessionId>" (the parent's toolCalls[].agentId).
 //   - stream-json: consecutive assistant delta chunks become one assistant

@@ -142,6 +142,20 @@ func contentText(c agt.Raw) (text agt.Raw, fnResp bool) {
 	return agt.String(b.String()), fnResp
 }
 
+// typed reports whether a user message's content is what the person
+// typed, from what the CLI displayed as their input (displayContent): no
+// display, or a display with text that is no slash command. A slash
+// command's display (its content is the command's prompt, e.g. /init's)
+// or a display with no text at all (a request the CLI made itself, such as
+// "System: Please continue.") means the content is the CLI's.
+func typed(display agt.Raw) bool {
+	if d := bytes.TrimSpace(display); len(d) == 0 || string(d) == "null" {
+		return true
+	}
+	t, _ := contentText(display)
+	return t != nil && slashCommand(display) == nil
+}
+
 // slashCommand is the text of a displayContent that is a slash command.
 func slashCommand(display agt.Raw) agt.Raw {
 	t, _ := contentText(display)

@@ -38,7 +38,10 @@ type msgState struct {
 	text     uint64 // hash of the text emitted last
 	texts    int    // text events emitted
 	command  bool   // slash_command emitted
-	thoughts int    // thoughts emitted
+	// context: a user message first met in a $set checkpoint, a turn the
+	// CLI put into the model's history itself: a system event
+	context  bool
+	thoughts int // thoughts emitted
 	calls    map[string]uint8
 }
 
@@ -299,7 +302,7 @@ func (p *sessionParser) message(em *agt.Emitter, m *record, final, quiet bool) {
 	}
 	st := p.msgs[key]
 	if st == nil {
-		st = &msgState{calls: map[string]uint8{}}
+		st = &msgState{calls: map[string]uint8{}, context: quiet && kind == agt.KindUser}
 		p.msgs[key] = st
 	}
 	st.versions++
@@ -325,15 +328,17 @@ func (p *sessionParser) message(em *agt.Emitter, m *record, final, quiet bool) {
 		model = m.Model
 	}
 	var meta *agt.Meta
-	if kind == agt.KindSystem {
-		meta = &agt.Meta{Type: m.Type}
-	}
-
-	if kind == agt.KindUser && !st.command {
-		if cmd := slashCommand(m.DisplayContent); cmd != nil {
+	switch {
+	case kind == agt.KindUser:
+		if cmd := slashCommand(m.DisplayContent); cmd != nil && !st.command {
 			emit(agt.Event{Kind: agt.KindSlashCommand, Text: cmd}, "command")
 			st.command = true
 		}
+		if st.context || !typed(m.DisplayContent) {
+			kind, meta = agt.KindSystem, &agt.Meta{Type: m.Type, Subtype: "context"}
+		}
+	case kind == agt.KindSystem:
+		meta = &agt.Meta{Type: m.Type}
 	}
 	for i := st.thoughts; i < len(m.Thoughts); i++ {
 		th := m.Thoughts[i]
