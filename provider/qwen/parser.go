@@ -9,7 +9,31 @@ import (
 
 // parser reads one chat record file.
 type parser struct {
-	calls map[string]string // functionCall id → event id, current session
+	calls   map[string]string // functionCall id → event id, current session
+	pending []telemetry       // api_response events no assistant record has claimed yet
+}
+
+// telemetry is an api_response event held until it is known whether an
+// assistant record gives the same response (then it is a meta event) or
+// none does (then it is the call's only record: a meta and a usage event).
+// Qwen writes the event just before the assistant record of its response;
+// one not claimed by the next assistant record that claims a later one, by
+// the next user record, or by the end of the session, has none.
+type telemetry struct {
+	src  agt.Src
+	raw  agt.Raw
+	base agt.Event
+	r    *record
+	ev   *apiResponse
+}
+
+func (t *telemetry) figures() figures {
+	e := &t.ev.Event
+	return figures{e.Input, e.Cached, e.Output, e.Thoughts, e.Total}
+}
+
+func (m *usageMetadata) figures() figures {
+	return figures{m.Prompt, m.Cached, m.Candidates, m.Thoughts, m.Total}
 }
 
 // Decode reads one record.
@@ -36,6 +60,7 @@ func (p *parser) Apply(em *agt.Emitter, v any) {
 		return
 	}
 	if r.SessionID != "" && r.SessionID != em.Current() {
+		p.release(em, len(p.pending))
 		em.Session(r.SessionID)
 		p.calls = map[string]string{}
 		// where the session ran, from its first record
@@ -45,6 +70,13 @@ func (p *parser) Apply(em *agt.Emitter, v any) {
 	base := agt.Event{TS: agt.Timestamp(r.Timestamp)}
 	if r.AgentID != "" {
 		base.Stream = "subagent:" + r.AgentID
+	}
+	if ev := r.apiResponse(); ev != nil {
+		p.pending = append(p.pending, telemetry{em.Src(), em.Line(), base, r, ev})
+		return
+	}
+	if r.Type == "user" {
+		p.release(em, len(p.pending))
 	}
 	n := em.Count()
 	if h := handlers[r.Type]; h != nil {
@@ -66,8 +98,62 @@ func (p *parser) Apply(em *agt.Emitter, v any) {
 	}
 }
 
-// Finish has nothing held back.
-func (p *parser) Finish(*agt.Emitter) {}
+// Finish emits the telemetry still held: responses no assistant record gave.
+func (p *parser) Finish(em *agt.Emitter) { p.release(em, len(p.pending)) }
+
+// apiResponse is the record's api_response telemetry event, nil for any
+// other record.
+func (r *record) apiResponse() *apiResponse {
+	if r.Type != "system" || r.Subtype != "ui_telemetry" || len(r.SystemPayload) == 0 || r.SystemPayload[0] != '{' {
+		return nil
+	}
+	ev := &apiResponse{}
+	if agt.API.Unmarshal(r.SystemPayload, ev) != nil || ev.Event.Name != "qwen-code.api_response" {
+		return nil
+	}
+	return ev
+}
+
+// claim finds the newest held telemetry of the same response as an
+// assistant record's usage (the same figures); the ones before it had no
+// assistant record, and are released with it.
+func (p *parser) claim(em *agt.Emitter, m *usageMetadata) {
+	f := m.figures()
+	for i := len(p.pending) - 1; i >= 0; i-- {
+		if p.pending[i].figures() == f {
+			p.pending[i].ev = nil // the assistant record counts the call
+			p.release(em, i+1)
+			return
+		}
+	}
+}
+
+// release emits the first n held telemetry events at their own lines: a
+// meta event each, and a usage event for a response no assistant record
+// gave.
+func (p *parser) release(em *agt.Emitter, n int) {
+	if n == 0 {
+		return
+	}
+	src, raw := em.Src(), em.Line()
+	for _, t := range p.pending[:n] {
+		em.SetSrc(t.src, t.raw)
+		ev := t.base
+		ev.Kind = agt.KindMeta
+		ev.Meta = &agt.Meta{Type: "system", Subtype: t.r.Subtype, Data: t.r.SystemPayload}
+		em.Emit(ev, t.r.UUID, "meta")
+		if t.ev != nil {
+			e := &t.ev.Event
+			u := callUsage(e.Input, e.Cached, e.Tool, e.Output, e.Thoughts, e.Total)
+			u.MessageID = e.ResponseID
+			ev := t.base
+			ev.Kind, ev.Model, ev.Usage, ev.Meta = agt.KindUsage, e.Model, u, nil
+			em.Emit(ev, t.r.UUID, "usage")
+		}
+	}
+	em.SetSrc(src, raw)
+	p.pending = append(p.pending[:0], p.pending[n:]...)
+}
 
 func (p *parser) user(em *agt.Emitter, r *record, base agt.Event) {
 	if r.Message == nil {
@@ -90,6 +176,9 @@ func (p *parser) user(em *agt.Emitter, r *record, base agt.Event) {
 }
 
 func (p *parser) assistant(em *agt.Emitter, r *record, base agt.Event) {
+	if r.UsageMetadata != nil {
+		p.claim(em, r.UsageMetadata) // its telemetry keeps its place before it
+	}
 	base.Model = r.Model
 	base.MessageID = r.UUID
 	if r.Message != nil {

@@ -16,11 +16,18 @@
 // types are unknown events.
 //
 // Usage is Gemini's accounting made agt's: promptTokenCount includes the
-// cached tokens (input = prompt - cached, cache_read = cached), output =
-// candidatesTokenCount + thoughtsTokenCount (reasoning = thoughts), and
-// total is totalTokenCount's sum. The ui_telemetry api_response records
-// repeat the same figures and stay meta events, so that a plain sum counts
-// each call once.
+// cached tokens (input = prompt - cached, cache_read = cached); reasoning is
+// thoughtsTokenCount, and output is candidatesTokenCount, thoughts included:
+// Qwen's OpenAI-compatible backend (its default) writes the completion
+// tokens, thoughts within, as candidates, and its total is prompt +
+// candidates; only a record whose total also counts the thoughts apart
+// (Google's API) has them added. Every model response counts once: the
+// ui_telemetry api_response event Qwen writes just before a response's
+// assistant record (the same figures) is a meta event, and one no
+// assistant record claims (a sub-agent's call, a call made inside a tool)
+// is a meta event and the call's usage event, emitted when the next
+// assistant record claims a later response, the next user record comes, or
+// the session ends.
 //
 // Earlier releases kept sessions as one JSON document under ~/.qwen/tmp in
 // Gemini CLI's shape; the gemini provider reads those.

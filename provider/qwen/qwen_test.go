@@ -1,8 +1,10 @@
 package qwen_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agt-project/agt"
@@ -92,6 +94,56 @@ func TestThoughtsAndSubagent(t *testing.T) {
 	for i := range want {
 		if kinds[i] != want[i] {
 			t.Fatalf("kinds %v, want %v", kinds, want)
+		}
+	}
+}
+
+// TestTelemetryOnlyCalls: every model response counts once. An
+// api_response telemetry event is the same response as the assistant
+// record after it (same figures) and counts for nothing then; a response
+// Qwen records only as telemetry (a sub-agent's call, a call inside a
+// tool) is a usage event of its own. Qwen's OpenAI-compatible backend
+// counts thoughts inside candidatesTokenCount (its total is prompt +
+// candidates): they are not added again.
+func TestTelemetryOnlyCalls(t *testing.T) {
+	tel := func(uuid, resp string, in, out, cached, thoughts, total int) string {
+		return fmt.Sprintf(`{"uuid":"%s","sessionId":"s","timestamp":"2026-06-15T14:40:22.900Z","type":"system","subtype":"ui_telemetry","systemPayload":{"uiEvent":{"event.name":"qwen-code.api_response","response_id":"%s","model":"qwen3-coder-plus","input_token_count":%d,"output_token_count":%d,"cached_content_token_count":%d,"thoughts_token_count":%d,"total_token_count":%d}}}`, uuid, resp, in, out, cached, thoughts, total)
+	}
+	lines := strings.Join([]string{
+		`{"uuid":"u1","sessionId":"s","timestamp":"2026-06-15T14:40:22.800Z","type":"user","message":{"role":"user","parts":[{"text":"go"}]}}`,
+		tel("t1", "r1", 1000, 50, 200, 30, 1050),
+		`{"uuid":"a1","parentUuid":"t1","sessionId":"s","timestamp":"2026-06-15T14:40:22.910Z","type":"assistant","model":"qwen3-coder-plus","message":{"role":"model","parts":[{"text":"hmm","thought":true},{"functionCall":{"id":"c1","name":"task","args":{}}}]},"usageMetadata":{"promptTokenCount":1000,"candidatesTokenCount":50,"thoughtsTokenCount":30,"cachedContentTokenCount":200,"totalTokenCount":1050}}`,
+		tel("t2", "r2", 400, 20, 0, 0, 420), // the sub-agent's call: no assistant record
+		tel("t3", "r3", 500, 10, 0, 0, 510),
+		`{"uuid":"r","sessionId":"s","timestamp":"2026-06-15T14:40:23.000Z","type":"tool_result","message":{"role":"user","parts":[{"functionResponse":{"id":"c1","name":"task","response":{"output":"done"}}}]},"toolCallResult":{"callId":"c1","status":"success"}}`,
+		tel("t4", "r4", 1100, 5, 1000, 0, 1105),
+		`{"uuid":"a2","parentUuid":"t4","sessionId":"s","timestamp":"2026-06-15T14:40:23.100Z","type":"assistant","model":"qwen3-coder-plus","message":{"role":"model","parts":[{"text":"Done."}]},"usageMetadata":{"promptTokenCount":1100,"candidatesTokenCount":5,"thoughtsTokenCount":0,"cachedContentTokenCount":1000,"totalTokenCount":1105}}`,
+		tel("t5", "r5", 300, 3, 0, 0, 303), // the last response, cut before its record
+	}, "\n") + "\n"
+	f := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(f, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := providertest.ParseClean(t, provider.Config{}, f)
+	var calls int
+	var total, output, reasoning int64
+	lines2 := map[int64]bool{}
+	for _, ev := range providertest.Events(t, out) {
+		lines2[ev.Src.Line] = true
+		if ev.Kind == agt.KindUsage {
+			calls++
+			total += ev.Usage.Total
+			output += ev.Usage.Output
+			reasoning += ev.Usage.Reasoning
+		}
+	}
+	// the agent's own totals: 1050 + 420 + 510 + 1105 + 303
+	if calls != 5 || total != 3388 || output != 88 || reasoning != 30 {
+		t.Errorf("%d calls, total %d, output %d, reasoning %d; want 5, 3388, 88, 30", calls, total, output, reasoning)
+	}
+	for i := int64(1); i <= 9; i++ {
+		if !lines2[i] {
+			t.Errorf("line %d has no event", i)
 		}
 	}
 }

@@ -66,19 +66,56 @@ type usageMetadata struct {
 	Total      int64 `json:"totalTokenCount"`
 }
 
-// usage is one model call's usage: the prompt count includes the cached
-// tokens, thoughts are counted apart from the candidates.
+// usage is one model call's usage. The prompt count includes the cached
+// tokens. Whether the candidates include the thoughts depends on the
+// backend: Qwen's OpenAI-compatible one (its default) writes the
+// completion tokens, thoughts included, as candidatesTokenCount and the
+// reasoning tokens as thoughtsTokenCount; Google's API counts thoughts apart.
+// The total tells which: when it equals prompt + candidates (+ tool
+// prompt), the thoughts are inside the candidates; with no total, Qwen's
+// default is taken.
 func (m *usageMetadata) usage() *agt.Usage {
+	return callUsage(m.Prompt, m.Cached, m.ToolPrompt, m.Candidates, m.Thoughts, m.Total)
+}
+
+// callUsage is usage() over the figures of either record that gives them
+// (an assistant record's usageMetadata, an api_response telemetry event).
+func callUsage(prompt, cached, toolPrompt, candidates, thoughts, total int64) *agt.Usage {
+	out := candidates + thoughts
+	if total <= 0 || total == prompt+toolPrompt+candidates {
+		out = candidates
+	}
 	u := &agt.Usage{
 		Scope:     agt.ScopeCall,
-		Input:     m.Prompt - m.Cached + m.ToolPrompt,
-		CacheRead: m.Cached,
-		Output:    m.Candidates + m.Thoughts,
-		Reasoning: m.Thoughts,
+		Input:     prompt - cached + toolPrompt,
+		CacheRead: cached,
+		Output:    out,
+		Reasoning: thoughts,
 	}
 	u.Sum()
 	return u
 }
+
+// apiResponse is the ui_telemetry event Qwen writes for each model
+// response (qwen-code.api_response), the assistant record's or not: a
+// sub-agent's call and a call made inside a tool have no assistant record.
+type apiResponse struct {
+	Event struct {
+		Name       string `json:"event.name"`
+		ResponseID string `json:"response_id"`
+		Model      string `json:"model"`
+		Input      int64  `json:"input_token_count"`
+		Output     int64  `json:"output_token_count"`
+		Cached     int64  `json:"cached_content_token_count"`
+		Thoughts   int64  `json:"thoughts_token_count"`
+		Tool       int64  `json:"tool_token_count"`
+		Total      int64  `json:"total_token_count"`
+	} `json:"uiEvent"`
+}
+
+// figures are the counts an assistant record's usage and its telemetry
+// share.
+type figures struct{ prompt, cached, candidates, thoughts, total int64 }
 
 // metaSubtypes are the system record subtypes that carry no conversation.
 // slash_command is read apart (its invocation is a slash_command event).
