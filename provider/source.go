@@ -303,7 +303,7 @@ func (s *Source) readUnit(ctx context.Context, stop <-chan struct{}, u *stage.Un
 		if stopped(stop) {
 			break
 		}
-		if in.Walk != "" && strings.HasSuffix(in.Path, ".db") {
+		if in.Walk != "" && strings.HasSuffix(in.Path, ".db") && !in.Store {
 			ign.add(in) // a database no provider claimed
 			continue
 		}

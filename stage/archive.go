@@ -48,8 +48,9 @@ var minExpansion int64 = MinExpansionLimit
 // ErrBomb is the error of a member that expands past the limit.
 var ErrBomb = errors.New("decompressed data exceeds the expansion limit (a compression bomb?)")
 
-// archiveInputs lists the members of the archive at p that agt reads.
-func archiveInputs(p string, k kind) ([]Input, []error) {
+// archiveInputs lists the members of the archive at p that agt reads;
+// claim is asked about the agent databases it holds (see stores).
+func archiveInputs(p string, k kind, claim Claim) ([]Input, []error) {
 	st, err := os.Stat(p)
 	if err != nil {
 		return nil, []error{err}
@@ -71,9 +72,9 @@ func archiveInputs(p string, k kind) ([]Input, []error) {
 		if err != nil {
 			return nil, []error{fmt.Errorf("%s: %w", p, err)}
 		}
-		return zipInputs(p, &zr.Reader, zr, limit)
+		return zipInputs(p, &zr.Reader, zr, limit, claim)
 	}
-	return tarInputs(p, k.codec, limit, func() (io.ReadCloser, error) { return os.Open(p) })
+	return tarInputs(p, k.codec, limit, func() (io.ReadCloser, error) { return os.Open(p) }, claim)
 }
 
 // memberOK checks a member name and, for links, its target.
@@ -98,9 +99,10 @@ func memberOK(archive, name, link string, isLink bool) error {
 }
 
 // zipInputs lists the members of a zip; c is closed when none is read.
-func zipInputs(p string, zr *zip.Reader, c io.Closer, limit int64) ([]Input, []error) {
+func zipInputs(p string, zr *zip.Reader, c io.Closer, limit int64, claim Claim) ([]Input, []error) {
 	var ins []Input
 	var errs []error
+	st := newStores(p, claim)
 	var mu sync.Mutex // zip.ReadCloser is shared by the members
 	for _, f := range zr.File {
 		isLink := f.Mode()&os.ModeSymlink != 0
@@ -130,9 +132,20 @@ func zipInputs(p string, zr *zip.Reader, c io.Closer, limit int64) ([]Input, []e
 			}
 			return readCloser{bounded(rc, limit), rc}, nil
 		}
+		if st.wants(f.Name) {
+			rc, err := open()
+			if err == nil {
+				ins, err = st.add(ins, f.Name, rc, limit)
+				rc.Close()
+			}
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			}
+			continue
+		}
 		switch k := archiveOf(f.Name); {
 		case k.box == tarBox: // a tar in the zip
-			inner := &tarStream{mu: new(sync.Mutex), name: name, codec: k.codec, limit: limit, cur: -1, open: open}
+			inner := &tarStream{mu: new(sync.Mutex), name: name, codec: k.codec, limit: limit, cur: -1, open: open, claim: claim}
 			inner.mu.Lock()
 			in, e := inner.list(1)
 			inner.mu.Unlock()
@@ -154,6 +167,7 @@ func zipInputs(p string, zr *zip.Reader, c io.Closer, limit int64) ([]Input, []e
 			}})
 		}
 	}
+	ins, errs = st.claimAll(ins, errs)
 	if len(ins) == 0 && c != nil {
 		c.Close()
 	}
@@ -163,8 +177,8 @@ func zipInputs(p string, zr *zip.Reader, c io.Closer, limit int64) ([]Input, []e
 // tarInputs lists a tar's members in one pass. Members are then read from a
 // shared stream that moves forward; asking for an earlier member reopens
 // the archive.
-func tarInputs(p string, c codec, limit int64, open func() (io.ReadCloser, error)) ([]Input, []error) {
-	s := &tarStream{mu: new(sync.Mutex), name: p, codec: c, limit: limit, cur: -1, open: open}
+func tarInputs(p string, c codec, limit int64, open func() (io.ReadCloser, error), claim Claim) ([]Input, []error) {
+	s := &tarStream{mu: new(sync.Mutex), name: p, codec: c, limit: limit, cur: -1, open: open, claim: claim}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.list(0)
@@ -193,7 +207,8 @@ type tarStream struct {
 	// gen counts the moves of the stream: a reader of an older position
 	// is stale
 	gen     int
-	listing bool // members are being listed: the stream stays open
+	listing bool  // members are being listed: the stream stays open
+	claim   Claim // asked about the agent databases the archive holds
 }
 
 // list lists the members the stream reads (mu held), nested tars included.
@@ -205,6 +220,7 @@ func (s *tarStream) list(depth int) ([]Input, []error) {
 	defer func() { s.listing = false; s.close() }()
 	var ins []Input
 	var errs []error
+	st := newStores(s.name, s.claim)
 	for i := 0; ; i++ {
 		h, err := s.tr.Next()
 		if err == io.EOF {
@@ -228,13 +244,20 @@ func (s *tarStream) list(depth int) ([]Input, []error) {
 		}
 		idx := i
 		name := s.name + "!/" + strings.TrimPrefix(path.Clean(h.Name), "./")
+		if st.wants(h.Name) {
+			var err error
+			if ins, err = st.add(ins, h.Name, s.tr, s.limit); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			}
+			continue
+		}
 		switch k := archiveOf(h.Name); {
 		case k.box == tarBox:
 			if depth+1 >= MaxNesting {
 				errs = append(errs, &Refused{s.name, h.Name, fmt.Sprintf("archives nested more than %d deep are not read", MaxNesting)})
 				continue
 			}
-			inner := &tarStream{mu: s.mu, name: name, codec: k.codec, limit: s.limit, cur: -1,
+			inner := &tarStream{mu: s.mu, name: name, codec: k.codec, limit: s.limit, cur: -1, claim: s.claim,
 				open: func() (io.ReadCloser, error) { return s.at(idx) }}
 			in, e := inner.list(depth + 1)
 			if len(in) > 0 {
@@ -259,7 +282,7 @@ func (s *tarStream) list(depth int) ([]Input, []error) {
 			}})
 		}
 	}
-	return ins, errs
+	return st.claimAll(ins, errs)
 }
 
 // drain reads a compressed stream to its end once the tar has ended (the

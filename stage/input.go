@@ -25,6 +25,9 @@ type Input struct {
 	// stdin, an archive member, a decompressed file or a store a provider
 	// claimed): one that can be followed as it grows.
 	File bool
+	// Store tells an agent's database a provider claimed inside an
+	// archive (see stores): read as claimed, though its name ends in .db.
+	Store bool
 }
 
 // StdinPath is the src.path of standard input.
@@ -87,7 +90,7 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 	for _, a := range args {
 		if a == StdinPath {
 			if std == nil {
-				std, stdErrs = stdinInputs(stdin)
+				std, stdErrs = stdinInputs(stdin, claim)
 				errs = append(errs, stdErrs...)
 			}
 			ins = append(ins, std...)
@@ -104,7 +107,7 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 		}
 		if !st.IsDir() {
 			k := sniffFile(a, st)
-			in, e := kindInputs(a, k)
+			in, e := kindInputs(a, k, claim)
 			if k.archive() {
 				for i := range in {
 					in[i].Walk = a // an archive is walked like a folder
@@ -137,7 +140,7 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 			if !regularFile(p, d) {
 				return nil
 			}
-			in, e := fileInputs(p)
+			in, e := fileInputs(p, claim)
 			for i := range in {
 				in[i].Walk = a
 			}
@@ -164,12 +167,15 @@ func walkRoot(a string) string {
 
 // fileInputs is the input of a walked file, or the members of an
 // archive, known by the file's name.
-func fileInputs(p string) ([]Input, []error) { return kindInputs(p, archiveOf(p)) }
+func fileInputs(p string, claim Claim) ([]Input, []error) {
+	return kindInputs(p, archiveOf(p), claim)
+}
 
-// kindInputs is the input of a file of kind k, or its members.
-func kindInputs(p string, k kind) ([]Input, []error) {
+// kindInputs is the input of a file of kind k, or its members (claim
+// is asked about the agent databases an archive holds).
+func kindInputs(p string, k kind, claim Claim) ([]Input, []error) {
 	if k != notArchive {
-		return archiveInputs(p, k)
+		return archiveInputs(p, k, claim)
 	}
 	return []Input{FileInput(p)}, nil
 }

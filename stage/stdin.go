@@ -19,7 +19,7 @@ const MaxStdinArchive = 4 << 30
 // archive ("-!/MEMBER"). Only what tells them apart is read here: a log's
 // first byte ("{", "[", a blank), or a first line of text, is enough, so
 // that a live stream is not held up.
-func stdinInputs(stdin io.Reader) ([]Input, []error) {
+func stdinInputs(stdin io.Reader, claim Claim) ([]Input, []error) {
 	if stdin == nil {
 		return []Input{{Path: StdinPath, Open: func() (io.ReadCloser, error) { return stdinReader{stdin, stdin}, nil }}}, nil
 	}
@@ -63,11 +63,11 @@ func stdinInputs(stdin io.Reader) ([]Input, []error) {
 			f.Close()
 			return nil, []error{fmt.Errorf("%s: %w", StdinPath, err)}
 		}
-		ins, errs = zipInputs(StdinPath, zr, f, limit)
+		ins, errs = zipInputs(StdinPath, zr, f, limit, claim)
 	} else {
 		ins, errs = tarInputs(StdinPath, k.codec, limit, func() (io.ReadCloser, error) {
 			return io.NopCloser(io.NewSectionReader(f, 0, n)), nil
-		})
+		}, claim)
 	}
 	for i := range ins {
 		ins[i].Walk = StdinPath // an archive is walked like a folder

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -467,6 +468,43 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 		if err := os.Symlink(filepath.Join(dir, args[1]), filepath.Join(dir, args[0])); err != nil {
 			t.Fatal(err)
 		}
+	},
+	// pack FORMAT DIR NAME: the case's folder DIR (made by the gens before)
+	// packed as NAME, a tar.gz (FORMAT tgz) or a zip (zip), its members
+	// named DIR/…
+	"pack": func(t *testing.T, dir string, args ...string) {
+		var buf bytes.Buffer
+		var add func(name string, b []byte)
+		var done func()
+		switch args[0] {
+		case "tgz":
+			z := gzip.NewWriter(&buf)
+			tw := tar.NewWriter(z)
+			add = func(name string, b []byte) {
+				tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(b)), Typeflag: tar.TypeReg})
+				tw.Write(b)
+			}
+			done = func() { tw.Close(); z.Close() }
+		case "zip":
+			zw := zip.NewWriter(&buf)
+			add = func(name string, b []byte) { w, _ := zw.Create(name); w.Write(b) }
+			done = func() { zw.Close() }
+		}
+		root := filepath.Join(dir, args[1])
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(dir, p)
+			add(filepath.ToSlash(rel), b)
+			return nil
+		})
+		done()
+		write(t, dir, args[2], buf.Bytes())
 	},
 	// zero NAME: a link to /dev/zero, a file that never ends
 	"zero": func(t *testing.T, dir string, args ...string) {

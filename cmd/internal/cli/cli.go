@@ -102,6 +102,7 @@ func Run(ctx context.Context, app *cli.App, args []string) int {
 	if code, done := docs(app, args); done {
 		return code
 	}
+	defer stage.RemoveSpools() // the copies of databases read from archives
 	err := app.RunContext(ctx, reorder(app, args))
 	switch {
 	case err == nil, stage.IsClosed(err):
