@@ -1,0 +1,131 @@
+package copilot_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
+	"github.com/agt-project/agt/transcript"
+)
+
+// transcripts consolidates one file as agt-transcript does.
+func transcripts(t *testing.T, path string) []*transcript.Transcript {
+	t.Helper()
+	ins, errs := stage.Expand([]string{path}, nil, provider.Claim)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var ts []*transcript.Transcript
+	cons := transcript.NewConsolidator(provider.UnitKey, false, func(_ string, tr *transcript.Transcript, _ []agt.Event) error {
+		c := *tr
+		ts = append(ts, &c)
+		return nil
+	})
+	cfg := provider.Config{Quiet: true, Transform: (&provider.Normalizer{}).Event, Sink: cons.Add}
+	if _, err := provider.Parse(context.Background(), cfg, ins, nil, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cons.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
+// assistants counts the assistant messages of transcripts, subagents included.
+func assistants(ts []*transcript.Transcript) int {
+	n := 0
+	count := func(ms []transcript.Message) {
+		for _, m := range ms {
+			if m.Role == transcript.RoleAssistant {
+				n++
+			}
+		}
+	}
+	for _, tr := range ts {
+		count(tr.Messages)
+		for _, s := range tr.Subagents {
+			count(s.Messages)
+		}
+	}
+	return n
+}
+
+// TestOneMessagePerResponse: each assistant.message is one model response
+// (its own messageId and outputTokens), so it is one assistant message, also
+// when it only requests tools right after the results of the previous one,
+// when it holds nothing at all, and when a scrubbed log repeats its id.
+func TestOneMessagePerResponse(t *testing.T) {
+	msg := func(n int, id, content, calls string) string {
+		return ev(n, "assistant.message", `{"messageId":"`+id+`","model":"m1","content":"`+content+`","toolRequests":[`+calls+`],"outputTokens":7}`)
+	}
+	bash := func(id string) string {
+		return `{"toolCallId":"` + id + `","name":"bash","arguments":{"command":"ls"},"type":"function"}`
+	}
+	done := func(n int, id string) string {
+		return ev(n, "tool.execution_complete", `{"toolCallId":"`+id+`","success":true,"result":{"content":"ok"}}`)
+	}
+	path := write(t, "events.jsonl",
+		ev(1, "session.start", start),
+		ev(2, "user.message", `{"content":"list"}`),
+		msg(3, "r1", "Listing.", bash("c1")),
+		done(4, "c1"),
+		msg(5, "r2", "", bash("c2")), // tools only, after results
+		done(6, "c2"),
+		msg(7, "r3", "", ""), // nothing but output tokens
+		msg(8, "[trimmed]", "a", ""),
+		msg(9, "[trimmed]", "b", ""),
+	)
+	evs, _, _ := parse(t, path)
+	ids := map[string]bool{}
+	for _, e := range evs {
+		switch e.Kind {
+		case agt.KindAssistant, agt.KindReasoning, agt.KindToolCall:
+			if e.MessageID == "" {
+				t.Errorf("line %d: %s event without message_id", e.Src.Line, e.Kind)
+			}
+			ids[e.MessageID] = true
+		}
+	}
+	if len(ids) != 5 {
+		t.Errorf("%d response ids, want 5: %v", len(ids), ids)
+	}
+	if n := assistants(transcripts(t, path)); n != 5 {
+		t.Errorf("%d assistant messages, want 5 (one per assistant.message)", n)
+	}
+}
+
+// TestCorpusOneMessagePerResponse: a corpus session with N assistant.message
+// records has N assistant messages.
+func TestCorpusOneMessagePerResponse(t *testing.T) {
+	dir := providertest.CorpusDir(t)
+	var files []string
+	for _, d := range []string{"copilot", "live/copilot-json"} {
+		m, _ := filepath.Glob(filepath.Join(dir, d, "*.jsonl"))
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Skip("no Copilot CLI log in the corpus")
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, `{"type":"assistant.message",`) {
+				want++
+			}
+		}
+		if got := assistants(transcripts(t, f)); got != want {
+			t.Errorf("%s: %d assistant messages for %d assistant.message records", filepath.Base(f), got, want)
+		}
+	}
+}
