@@ -129,3 +129,42 @@ func TestCorpusOneMessagePerResponse(t *testing.T) {
 		}
 	}
 }
+
+// TestLegacyResponses: the legacy chat writes each part of a response (its
+// text, each call) as a message of its own, and the timeline shows a
+// response that only calls a tool after the previous results as a bare
+// call; the chat's runs of assistant messages tell the responses apart.
+func TestLegacyResponses(t *testing.T) {
+	call := func(id string) string {
+		return `{"role":"assistant","content":null,"tool_calls":[{"id":"` + id + `","type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls\"}"}}]}`
+	}
+	tool := func(id string) string { return `{"role":"tool","tool_call_id":"` + id + `","content":"ok"}` }
+	done := func(n int, id string) string {
+		return `{"id":"t` + string(rune('0'+n)) + `","type":"tool_call_completed","timestamp":"2025-10-11T11:40:0` + string(rune('0'+n)) + `.000Z","callId":"` + id + `","name":"bash","arguments":{"command":"ls"},"result":{"type":"success","log":"ok"}}`
+	}
+	doc := `{"sessionId":"s","startTime":"2025-10-11T11:40:00.000Z","chatMessages":[` +
+		`{"role":"user","content":"go"},` +
+		`{"role":"assistant","content":"Looking."},` + call("c1") + `,` + call("c2") + `,` + tool("c1") + `,` + tool("c2") + `,` +
+		call("c3") + `,` + tool("c3") + `,` +
+		`{"role":"assistant","content":"Done."}],` +
+		`"timeline":[{"id":"t1","type":"user","timestamp":"2025-10-11T11:40:01.000Z","text":"go"},` +
+		`{"id":"t2","type":"copilot","timestamp":"2025-10-11T11:40:02.000Z","text":"Looking."},` +
+		done(3, "c1") + `,` + done(4, "c2") + `,` + done(5, "c3") + `,` +
+		`{"id":"t6","type":"copilot","timestamp":"2025-10-11T11:40:06.000Z","text":"Done."}]}`
+	path := write(t, "session_s_1.json", doc)
+	var got []string
+	for _, tr := range transcripts(t, path) {
+		for _, m := range tr.Messages {
+			if m.Role == transcript.RoleAssistant {
+				var names []string
+				for _, c := range m.ToolCalls {
+					names = append(names, c.ID)
+				}
+				got = append(got, strings.Join(names, "+"))
+			}
+		}
+	}
+	if want := "c1+c2 c3 "; strings.Join(got, " ") != want {
+		t.Errorf("calls of the assistant messages %q, want %q (3 responses)", strings.Join(got, " "), want)
+	}
+}
