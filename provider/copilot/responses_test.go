@@ -1,57 +1,23 @@
 package copilot_test
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agt-project/agt"
-	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/providertest"
-	"github.com/agt-project/agt/stage"
+	"github.com/agt-project/agt/provider/providertest/transcripts"
 	"github.com/agt-project/agt/transcript"
 )
-
-// transcripts consolidates one file as agt-transcript does.
-func transcripts(t *testing.T, path string) []*transcript.Transcript {
-	t.Helper()
-	ins, errs := stage.Expand([]string{path}, nil, provider.Claim)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	var ts []*transcript.Transcript
-	cons := transcript.NewConsolidator(provider.UnitKey, false, func(_ string, tr *transcript.Transcript, _ []agt.Event) error {
-		c := *tr
-		ts = append(ts, &c)
-		return nil
-	})
-	cfg := provider.Config{Quiet: true, Transform: (&provider.Normalizer{}).Event, Sink: cons.Add}
-	if _, err := provider.Parse(context.Background(), cfg, ins, nil, &bytes.Buffer{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := cons.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return ts
-}
 
 // assistants counts the assistant messages of transcripts, subagents included.
 func assistants(ts []*transcript.Transcript) int {
 	n := 0
-	count := func(ms []transcript.Message) {
-		for _, m := range ms {
-			if m.Role == transcript.RoleAssistant {
-				n++
-			}
-		}
-	}
-	for _, tr := range ts {
-		count(tr.Messages)
-		for _, s := range tr.Subagents {
-			count(s.Messages)
+	for _, m := range transcripts.Messages(ts) {
+		if m.Role == transcript.RoleAssistant {
+			n++
 		}
 	}
 	return n
@@ -96,7 +62,7 @@ func TestOneMessagePerResponse(t *testing.T) {
 	if len(ids) != 5 {
 		t.Errorf("%d response ids, want 5: %v", len(ids), ids)
 	}
-	if n := assistants(transcripts(t, path)); n != 5 {
+	if n := assistants(transcripts.Of(t, path)); n != 5 {
 		t.Errorf("%d assistant messages, want 5 (one per assistant.message)", n)
 	}
 }
@@ -124,7 +90,7 @@ func TestCorpusOneMessagePerResponse(t *testing.T) {
 				want++
 			}
 		}
-		if got := assistants(transcripts(t, f)); got != want {
+		if got := assistants(transcripts.Of(t, f)); got != want {
 			t.Errorf("%s: %d assistant messages for %d assistant.message records", filepath.Base(f), got, want)
 		}
 	}
@@ -153,7 +119,7 @@ func TestLegacyResponses(t *testing.T) {
 		`{"id":"t6","type":"copilot","timestamp":"2025-10-11T11:40:06.000Z","text":"Done."}]}`
 	path := write(t, "session_s_1.json", doc)
 	var got []string
-	for _, tr := range transcripts(t, path) {
+	for _, tr := range transcripts.Of(t, path) {
 		for _, m := range tr.Messages {
 			if m.Role == transcript.RoleAssistant {
 				var names []string
