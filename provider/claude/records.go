@@ -135,6 +135,9 @@ func (c *ctx) plainMeta() { c.meta(c.d.rec.Type, c.d.rec.Subtype, nil) }
 func (c *ctx) system() {
 	r := &c.d.rec
 	kind, ok := systemKinds[r.Subtype]
+	if k := markupKind(string(r.Content)); kind == agt.KindSlashCommand && k != "" {
+		kind = k // a local command's output is context, not the command
+	}
 	if !ok {
 		kind = agt.KindMeta
 		if len(r.Content) > 0 && r.Content[0] == '"' {
@@ -254,18 +257,22 @@ func (c *ctx) user() {
 	}
 }
 
-// userKind classifies a user text (a JSON string literal).
+// userKind classifies a user text (a JSON string literal) by how Claude
+// Code writes it: a compaction summary is a summary; injected context
+// (isMeta records: command caveats, skill bodies, image notes, …) and the
+// interruption marker are system events; text made of Claude Code's own
+// tagged blocks is a command or context (see markupKind); the rest is the
+// user's prompt.
 func (c *ctx) userKind(lit string) string {
 	r := &c.d.rec
 	switch {
 	case r.CompactSum:
 		return agt.KindSummary
-	case strings.HasPrefix(lit, `"<command-name>`), strings.HasPrefix(lit, `"<command-message>`):
-		return agt.KindSlashCommand
-	case r.IsMeta,
-		strings.HasPrefix(lit, `"<local-command-stdout>`), strings.HasPrefix(lit, `"<local-command-stderr>`),
-		strings.HasPrefix(lit, `"[Request interrupted by user`):
+	case r.IsMeta, strings.HasPrefix(lit, `"[Request interrupted by user`):
 		return agt.KindSystem
+	}
+	if k := markupKind(lit); k != "" {
+		return k
 	}
 	return agt.KindUser
 }
