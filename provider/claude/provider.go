@@ -34,9 +34,10 @@
 //     events.
 //   - A prompt typed while the agent works (queue.go) is a user event where
 //     the agent took it: at the queued_command attachment, or at the
-//     queue-operation remove when no attachment holds it; an enqueue, a
-//     dequeue (a user record follows) and the second copy of a prompt are
-//     meta events.
+//     queue-operation remove when no attachment holds it (a system event when
+//     it is context: isMeta, or Claude Code's tagged blocks such as a
+//     <task-notification>); an enqueue, a dequeue (a user record follows) and
+//     the second copy of a prompt are meta events.
 package claude
 
 import (

@@ -88,7 +88,7 @@ func (c *ctx) queueOperation() {
 			break
 		}
 		q.removed[s]++
-		c.emit(agt.Event{Kind: agt.KindUser, Text: agt.Raw(t), Meta: &agt.Meta{Type: "queue-operation", Subtype: r.Operation}}, "text")
+		c.emit(agt.Event{Kind: queuedKind(false, agt.Raw(t)), Text: agt.Raw(t), Meta: &agt.Meta{Type: "queue-operation", Subtype: r.Operation}}, "text")
 		return
 	}
 	c.meta("queue-operation", r.Operation, nil)
@@ -96,14 +96,15 @@ func (c *ctx) queueOperation() {
 
 // attachment handles an attachment record: context the agent attached to
 // its next request, a meta event, but for a queued prompt (queued_command),
-// a user event.
+// a user event (or a system event when the prompt is context, see
+// queuedKind).
 func (c *ctx) attachment() {
 	a := c.d.rec.Attachment
 	if a == nil {
 		c.meta("attachment", "", nil)
 		return
 	}
-	if a.Type == "queued_command" && !a.IsMeta {
+	if a.Type == "queued_command" {
 		if t := promptText(a.Prompt); t != nil {
 			q := c.p.queue.of(c)
 			s := t.Str()
@@ -117,12 +118,26 @@ func (c *ctx) attachment() {
 					m = &agt.Meta{}
 				}
 				m.Type, m.Subtype = "attachment", a.Type
-				c.emit(agt.Event{Kind: agt.KindUser, Text: t, Meta: m}, "text")
+				c.emit(agt.Event{Kind: queuedKind(a.IsMeta, t), Text: t, Meta: m}, "text")
 				return
 			}
 		}
 	}
 	c.meta("attachment", a.Type, nil)
+}
+
+// queuedKind is the kind of a queued prompt (a JSON string literal), as
+// for a user record's text: an isMeta one, or one made of Claude Code's
+// tagged blocks (a background task's <task-notification>), is context, a
+// system event; a queued command is a command; the rest is the user's.
+func queuedKind(isMeta bool, lit agt.Raw) string {
+	if isMeta {
+		return agt.KindSystem
+	}
+	if k := markupKind(string(lit)); k != "" {
+		return k
+	}
+	return agt.KindUser
 }
 
 // promptText is the text of a prompt (a JSON string literal): the string,

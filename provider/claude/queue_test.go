@@ -86,6 +86,11 @@ func TestQueuedPrompts(t *testing.T) {
 			userText(1, "go on"), toolUse(2, "m1", "t1"), toolResult(3, "t1"), queued(4, `"go on"`),
 			answer(5, "m2", "Going."), userText(6, "go on"), answer(7, "m3", "Still going."),
 		}, "user:go on | assistant:[t1] | user:go on | assistant:Going. | user:go on | assistant:Still going."},
+		{"a background task's notification (agentsview's fixture shape)", []string{
+			userText(1, "fix it"), toolUse(2, "m1", "t1"), toolResult(3, "t1"),
+			queued(4, `"<task-notification>\n<task-id>a29fa76dc1fa3212f</task-id>\n<status>completed</status>\n</task-notification>"`),
+			answer(5, "m2", "The task is done."),
+		}, "user:fix it | assistant:[t1] | system:<task-notification>\n<task-id>a29fa76dc1fa3212f</task-id>\n<status>completed</status>\n</task-notification> | assistant:The task is done."},
 		{"never taken", []string{
 			userText(1, "fix it"), answer(2, "m1", "Done."), enqueue(3, "later"),
 		}, "user:fix it | assistant:Done."},
