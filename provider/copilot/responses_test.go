@@ -1,6 +1,7 @@
 package copilot_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -132,5 +133,43 @@ func TestLegacyResponses(t *testing.T) {
 	}
 	if want := "c1+c2 c3 "; strings.Join(got, " ") != want {
 		t.Errorf("calls of the assistant messages %q, want %q (3 responses)", strings.Join(got, " "), want)
+	}
+}
+
+// TestResponseUsage: where a Copilot output has per-call usage
+// (assistant.usage, ephemeral, before or after its response), the usage
+// finds its response by apiCallId: one message per response, each with its
+// own usage.
+func TestResponseUsage(t *testing.T) {
+	usage := func(n int, call string, out int) string {
+		return ev(n, "assistant.usage", fmt.Sprintf(`{"model":"m1","inputTokens":100,"outputTokens":%d,"cacheReadTokens":0,"cacheWriteTokens":0,"apiCallId":%q}`, out, call))
+	}
+	msg := func(n int, id, call, content string) string {
+		return ev(n, "assistant.message", fmt.Sprintf(`{"messageId":%q,"apiCallId":%q,"model":"m1","content":%q,"toolRequests":[]}`, id, call, content))
+	}
+	for _, c := range []struct {
+		name  string
+		lines []string
+	}{
+		{"usage first", []string{usage(3, "c1", 5), msg(4, "a", "c1", "one"), usage(5, "c2", 7), msg(6, "b", "c2", "two")}},
+		{"usage after", []string{msg(3, "a", "c1", "one"), usage(4, "c1", 5), msg(5, "b", "c2", "two"), usage(6, "c2", 7)}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			lines := append([]string{ev(1, "session.start", start), ev(2, "user.message", `{"content":"go"}`)}, c.lines...)
+			var got []string
+			for _, m := range transcripts.Messages(transcripts.Of(t, write(t, "events.jsonl", lines...))) {
+				if m.Role != transcript.RoleAssistant {
+					continue
+				}
+				out := int64(-1)
+				if m.Usage != nil {
+					out = m.Usage.Output
+				}
+				got = append(got, fmt.Sprintf("%s/%d", m.Text.Str(), out))
+			}
+			if g := strings.Join(got, " "); g != "one/5 two/7" {
+				t.Errorf("assistant messages %q, want %q", g, "one/5 two/7")
+			}
+		})
 	}
 }
