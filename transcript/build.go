@@ -376,10 +376,12 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 // usage attaches a call-scope usage event to the message of its call: the
 // message that already holds usage of the same message id (a correction of
 // its figures), else the message holding an event of the usage's source line,
-// else the open message, else the stream's last assistant message. A message
-// holds one call's usage: when the one found already has another's, the call
-// had no event of its own and gets a message of its own, empty but for its
-// usage. Run-scope usage counts in the totals only.
+// else the open message (unless its events name another call), else the
+// stream's last assistant message. A message holds one call's usage: when
+// the one found already has another's, the call had no event of its own (or
+// none yet: its events that come after it, naming its id, join the message)
+// and gets a message of its own, empty but for its usage. Run-scope usage
+// counts in the totals only.
 func (b *builder) usage(c *conv, ev *agt.Event) {
 	u := ev.Usage
 	if u == nil {
@@ -400,14 +402,17 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 	ref, ok := b.byCall[key]
 	if !ok || key == "" {
 		ref, ok = b.bySrc[ev.Src]
-		if !ok && c.open >= 0 {
+		// the open message, unless its events name another call
+		if !ok && c.open >= 0 && (key == "" || c.openID == "") {
 			ref, ok = msgRef{c, c.open}, true
-		} else if !ok && c.lastAssistant >= 0 {
+		} else if !ok && c.lastAssistant >= 0 && c.open < 0 {
 			ref, ok = msgRef{c, c.lastAssistant}, true
 		}
 		if !ok || ref.c.msgs[ref.msg].Usage != nil {
 			c.newAssistant(b, ev)
 			ref = msgRef{c, c.open}
+			// the call's events that come after its usage join its message
+			c.openID = strings.Clone(u.MessageID)
 		}
 		if key != "" {
 			b.byCall[strings.Clone(key)] = ref

@@ -77,7 +77,7 @@ func sniffOne(p *probe, single, doc bool) string {
 
 func isMetaType(t string) bool {
 	switch t {
-	case "custom-title", "ai-title", "agent-name", "relocated", "attachment":
+	case "custom-title", "ai-title", "agent-name", "relocated", "attachment", "queue-operation":
 		return true
 	}
 	for _, m := range metaTypes {

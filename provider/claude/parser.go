@@ -48,6 +48,9 @@ type parser struct {
 	loneOf, loneAgent string
 	loneAs            string
 
+	// prompts typed while the agent worked (see queue.go)
+	queue queues
+
 	// live output
 	tasks   map[string]string                // Agent tool_use id → task (agent) id
 	results map[string]map[string]*agt.Usage // session → model → totals so far
@@ -96,6 +99,7 @@ func newParser(live bool, opts agt.Options) *parser {
 		sidechain: map[uint64]string{},
 		tasks:     map[string]string{},
 		results:   map[string]map[string]*agt.Usage{},
+		queue:     queues{},
 	}
 }
 

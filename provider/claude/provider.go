@@ -34,9 +34,20 @@
 //     "mirrored", so that nothing is counted twice.
 //   - Inline sidechains (1.0.x) have no agentId: their stream is named after
 //     the first 8 characters of the uuid of the sidechain's first record.
-//   - User strings that are slash-command markup become slash_command events;
-//     local command output, injected (isMeta) text and interruption markers
-//     become system events; compaction summaries become summary events.
+//   - User text is classified by how Claude Code writes it, not by a list of
+//     openings: injected (isMeta) text and interruption markers become system
+//     events; text Claude Code writes as its own tagged blocks (markup.go) is
+//     a slash_command event when its first tag opens a command the user ran
+//     (command-name, command-message, bash-input), else a system event (a
+//     command's output, IDE or hook blocks, a tag of a later release), also
+//     on a local_command system record; compaction summaries become summary
+//     events.
+//   - A prompt typed while the agent works (queue.go) is a user event where
+//     the agent took it: at the queued_command attachment, or at the
+//     queue-operation remove when no attachment holds it (a system event when
+//     it is context: isMeta, or Claude Code's tagged blocks such as a
+//     <task-notification>); an enqueue, a dequeue (a user record follows) and
+//     the second copy of a prompt are meta events.
 package claude
 
 import (

@@ -49,8 +49,11 @@ type record struct {
 	AgentName    string `json:"agentName"`
 	RelocatedCwd string `json:"relocatedCwd"`
 	Attachment   *struct {
-		Type string `json:"type"`
+		Type   string `json:"type"`
+		Prompt raw    `json:"prompt"` // queued_command: a string or content blocks
+		IsMeta bool   `json:"isMeta"`
 	} `json:"attachment"`
+	Operation string `json:"operation"` // queue-operation
 
 	// payloads kept as meta data
 	CompactMetadata      raw `json:"compactMetadata"`

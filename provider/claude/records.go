@@ -32,17 +32,12 @@ func init() {
 		"summary": func(c *ctx) {
 			c.emit(agt.Event{Kind: agt.KindSummary, Text: agt.String(c.d.rec.Summary), Meta: &agt.Meta{Type: "summary", Title: c.d.rec.Summary}}, "summary")
 		},
-		"custom-title": func(c *ctx) { c.meta("custom-title", "", &agt.Meta{Title: c.d.rec.CustomTitle}) },
-		"ai-title":     func(c *ctx) { c.meta("ai-title", "", &agt.Meta{Title: c.d.rec.AITitle}) },
-		"agent-name":   func(c *ctx) { c.meta("agent-name", "", &agt.Meta{Agent: c.d.rec.AgentName}) },
-		"relocated":    func(c *ctx) { c.meta("relocated", "", &agt.Meta{Cwd: c.d.rec.RelocatedCwd}) },
-		"attachment": func(c *ctx) {
-			sub := ""
-			if a := c.d.rec.Attachment; a != nil {
-				sub = a.Type
-			}
-			c.meta("attachment", sub, nil)
-		},
+		"custom-title":    func(c *ctx) { c.meta("custom-title", "", &agt.Meta{Title: c.d.rec.CustomTitle}) },
+		"ai-title":        func(c *ctx) { c.meta("ai-title", "", &agt.Meta{Title: c.d.rec.AITitle}) },
+		"agent-name":      func(c *ctx) { c.meta("agent-name", "", &agt.Meta{Agent: c.d.rec.AgentName}) },
+		"relocated":       func(c *ctx) { c.meta("relocated", "", &agt.Meta{Cwd: c.d.rec.RelocatedCwd}) },
+		"attachment":      (*ctx).attachment,
+		"queue-operation": (*ctx).queueOperation,
 		// live output
 		"result":            (*ctx).result,
 		"stream_event":      (*ctx).streamEvent,
@@ -67,7 +62,7 @@ func init() {
 var metaTypes = []string{
 	"file-history-snapshot", "last-prompt", "tag", "agent-color", "agent-setting", "pr-link", "frame-link",
 	"bridge-session", "attribution-snapshot", "speculation-accept", "mode", "permission-mode", "isolation-latch",
-	"worktree-state", "queue-operation", "marble-origami-commit", "marble-origami-snapshot", "marble-origami-reset",
+	"worktree-state", "marble-origami-commit", "marble-origami-snapshot", "marble-origami-reset",
 	"content-replacement", "fork-context-ref", "ended-by-model", "atis-latch", "started",
 }
 
@@ -140,6 +135,9 @@ func (c *ctx) plainMeta() { c.meta(c.d.rec.Type, c.d.rec.Subtype, nil) }
 func (c *ctx) system() {
 	r := &c.d.rec
 	kind, ok := systemKinds[r.Subtype]
+	if k := markupKind(string(r.Content)); kind == agt.KindSlashCommand && k != "" {
+		kind = k // a local command's output is context, not the command
+	}
 	if !ok {
 		kind = agt.KindMeta
 		if len(r.Content) > 0 && r.Content[0] == '"' {
@@ -183,6 +181,7 @@ func text(r raw) agt.Raw {
 }
 
 func (c *ctx) assistant() {
+	c.p.queue.settle(c)
 	r := &c.d.rec
 	m := r.Message
 	if m == nil {
@@ -233,13 +232,22 @@ func (c *ctx) assistant() {
 }
 
 func (c *ctx) user() {
+	defer c.p.queue.settle(c)
 	if c.d.text != nil {
-		c.emit(agt.Event{Kind: c.userKind(string(c.d.text)), Text: agt.Raw(c.d.text), Meta: c.userMeta()}, "text")
+		if c.p.queue.repeats(c, agt.Raw(c.d.text)) {
+			c.meta("user", "queued", nil)
+		} else {
+			c.emit(agt.Event{Kind: c.userKind(string(c.d.text)), Text: agt.Raw(c.d.text), Meta: c.userMeta()}, "text")
+		}
 	}
 	for i, b := range c.d.blocks {
 		suffix := "b" + itoa(i)
 		switch b.Type {
 		case "text":
+			if c.p.queue.repeats(c, agt.Raw(b.Text)) {
+				c.emit(agt.Event{Kind: agt.KindMeta, Meta: &agt.Meta{Type: "user", Subtype: "queued"}}, suffix)
+				continue
+			}
 			c.emit(agt.Event{Kind: c.userKind(string(b.Text)), Text: agt.Raw(b.Text), Meta: c.userMeta()}, suffix)
 		case "tool_result":
 			c.toolResult(b, suffix)
@@ -249,18 +257,22 @@ func (c *ctx) user() {
 	}
 }
 
-// userKind classifies a user text (a JSON string literal).
+// userKind classifies a user text (a JSON string literal) by how Claude
+// Code writes it: a compaction summary is a summary; injected context
+// (isMeta records: command caveats, skill bodies, image notes, …) and the
+// interruption marker are system events; text made of Claude Code's own
+// tagged blocks is a command or context (see markupKind); the rest is the
+// user's prompt.
 func (c *ctx) userKind(lit string) string {
 	r := &c.d.rec
 	switch {
 	case r.CompactSum:
 		return agt.KindSummary
-	case strings.HasPrefix(lit, `"<command-name>`), strings.HasPrefix(lit, `"<command-message>`):
-		return agt.KindSlashCommand
-	case r.IsMeta,
-		strings.HasPrefix(lit, `"<local-command-stdout>`), strings.HasPrefix(lit, `"<local-command-stderr>`),
-		strings.HasPrefix(lit, `"[Request interrupted by user`):
+	case r.IsMeta, strings.HasPrefix(lit, `"[Request interrupted by user`):
 		return agt.KindSystem
+	}
+	if k := markupKind(lit); k != "" {
+		return k
 	}
 	return agt.KindUser
 }

@@ -51,6 +51,7 @@ type record struct {
 	err  error
 	chat *chatMessage
 	tl   *timelineEntry
+	resp string // the model response an assistant chat message is part of
 }
 
 type legacyDoc struct {
@@ -105,13 +106,18 @@ type legacyRun struct {
 	assistant map[string]bool   // assistant texts of the timeline
 	output    map[string]agt.Raw
 	keys      map[string]bool // timeline ids used as keys
+	// the model response of each call id and of each assistant text (in
+	// order, a text may repeat), read from chatMessages
+	callResp map[string]string
+	textResp map[string][]string
 }
 
 func (legacyParser) Apply(em *agt.Emitter, v any) {
 	d := v.(*legacyDoc)
 	src := em.Src()
 	run := &legacyRun{em: em, path: src.Path, line: src.Line, calls: map[string]string{}, shown: map[string]bool{},
-		assistant: map[string]bool{}, output: map[string]agt.Raw{}, keys: map[string]bool{}}
+		assistant: map[string]bool{}, output: map[string]agt.Raw{}, keys: map[string]bool{},
+		callResp: map[string]string{}, textResp: map[string][]string{}}
 	sid := d.sessionID
 	if sid == "" {
 		sid = fallbackSession(src.Path)
@@ -139,6 +145,7 @@ func (legacyParser) Apply(em *agt.Emitter, v any) {
 			run.output[c.ToolCallID] = c.Content
 		}
 	}
+	run.responses(d.chat)
 	for _, r := range d.chat {
 		run.chatMessage(r)
 	}
@@ -174,6 +181,48 @@ func (run *legacyRun) bad(r record) bool {
 	return true
 }
 
+// responses marks the model responses of chatMessages. The chat writes each
+// part of a response (its text, each tool call) as an assistant message of
+// its own; a response is a run of assistant messages, and ends where a tool
+// result or a user message comes. Its id is the pointer of its first
+// message. The timeline's texts and calls take the id of the response whose
+// chat messages hold them, so that a response stays one transcript message
+// also where the timeline shows it as a bare call after the previous
+// response's results.
+func (run *legacyRun) responses(chat []record) {
+	id := ""
+	for i := range chat {
+		c := chat[i].chat
+		if c == nil || chat[i].err != nil || c.Role != "assistant" {
+			id = ""
+			continue
+		}
+		if id == "" {
+			id = chat[i].ptr
+		}
+		chat[i].resp = id
+		if t := text(c.Content); t != nil {
+			run.textResp[str(t)] = append(run.textResp[str(t)], id)
+		}
+		for _, tc := range c.ToolCalls {
+			if tc.ID != "" {
+				run.callResp[tc.ID] = id
+			}
+		}
+	}
+}
+
+// textResponse is the response of the next timeline text t, "" when the
+// chat does not hold it.
+func (run *legacyRun) textResponse(t string) string {
+	ids := run.textResp[t]
+	if len(ids) == 0 {
+		return ""
+	}
+	run.textResp[t] = ids[1:]
+	return ids[0]
+}
+
 func (run *legacyRun) chatMessage(r record) {
 	run.at(r.ptr, r.raw)
 	if run.bad(r) {
@@ -195,7 +244,7 @@ func (run *legacyRun) chatMessage(r record) {
 		}
 	case "assistant":
 		if t := text(c.Content); t != nil && !run.assistant[str(t)] {
-			em.Emit(agt.Event{Kind: agt.KindAssistant, Text: t}, "", "text")
+			em.Emit(agt.Event{Kind: agt.KindAssistant, Text: t, MessageID: r.resp}, "", "text")
 			n++
 		}
 		for _, tc := range c.ToolCalls {
@@ -204,7 +253,7 @@ func (run *legacyRun) chatMessage(r record) {
 			}
 			in := toolInput(tc.Function.Arguments)
 			name := tc.Function.Name
-			run.calls[tc.ID] = em.Emit(agt.Event{Kind: agt.KindToolCall,
+			run.calls[tc.ID] = em.Emit(agt.Event{Kind: agt.KindToolCall, MessageID: r.resp,
 				Tool: &agt.Tool{ID: tc.ID, Name: name, NativeName: name, Input: in, NativeInput: in}}, "", "tool:"+tc.ID)
 			n++
 		}
@@ -253,7 +302,11 @@ func (run *legacyRun) timelineEntry(r record) {
 	ts := stamp(t.Timestamp)
 	if kind, ok := timelineKinds[t.Type]; ok {
 		if tx := text(t.Text); tx != nil {
-			em.Emit(agt.Event{Kind: kind, TS: ts, Text: tx}, key, "text")
+			ev := agt.Event{Kind: kind, TS: ts, Text: tx}
+			if kind == agt.KindAssistant {
+				ev.MessageID = run.textResponse(str(tx))
+			}
+			em.Emit(ev, key, "text")
 			return
 		}
 		em.Emit(agt.Event{Kind: agt.KindMeta, TS: ts, Meta: &agt.Meta{Type: t.Type}}, key, "meta")
@@ -264,7 +317,7 @@ func (run *legacyRun) timelineEntry(r record) {
 		em.Emit(agt.Event{Kind: agt.KindMeta, TS: ts, Meta: &agt.Meta{Type: "info", Data: text(t.Text)}}, key, "meta")
 	case "tool_call_completed":
 		in := toolInput(t.Arguments)
-		call := em.Emit(agt.Event{Kind: agt.KindToolCall, TS: ts,
+		call := em.Emit(agt.Event{Kind: agt.KindToolCall, TS: ts, MessageID: run.callResp[t.CallID],
 			Tool: &agt.Tool{ID: t.CallID, Name: t.Name, NativeName: t.Name, Input: in, NativeInput: in}}, key, "tool:"+t.CallID)
 		res := &agt.Result{ID: t.CallID, Call: call}
 		if out, ok := run.output[t.CallID]; ok {

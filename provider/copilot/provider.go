@@ -24,8 +24,12 @@
 // repeated). user.message is a user event (a message with no user text but
 // a transformedContent, injected by the runtime, is a system event);
 // system.message, system.notification and session.error are system
-// events; assistant.message gives a reasoning event (reasoningText), an
-// assistant event (content) and one tool_call per toolRequests entry;
+// events; assistant.message, one model response, gives a reasoning event
+// (reasoningText), an assistant event (content) and one tool_call per
+// toolRequests entry, all with the response's id as message_id (its
+// apiCallId, else its messageId; id#n when a scrubbed log repeats it), so
+// that each response is one transcript message; a response with neither text
+// nor tool requests is an assistant event without text;
 // assistant.reasoning is a reasoning event; the summaries of
 // session.task_complete and session.compaction_complete are summary
 // events; command.queued/execute are slash commands; skill.invoked is a

@@ -165,6 +165,7 @@ type sessionParser struct {
 	keys  map[string]bool
 	calls map[string]*open // native call id → open call
 	used  map[string]int   // native call id → times used by a call or an unanswered result
+	resp  map[string]int   // response id → times used by an assistant.message
 	model string
 	seg   segment
 	carry map[string]int64 // output emitted as open usage since the last shutdown with totals, per model
@@ -183,10 +184,11 @@ type pending struct {
 	key   string
 	c     call
 	model string
+	msg   string // the response's id (message_id)
 }
 
 func newSessionParser() *sessionParser {
-	return &sessionParser{keys: map[string]bool{}, calls: map[string]*open{}, used: map[string]int{}, seg: newSegment()}
+	return &sessionParser{keys: map[string]bool{}, calls: map[string]*open{}, used: map[string]int{}, resp: map[string]int{}, seg: newSegment()}
 }
 
 // peekType reads the type of a line, cheaply when it comes first.
@@ -425,7 +427,7 @@ func (p *sessionParser) Apply(em *agt.Emitter, v any) {
 func (p *sessionParser) setSession(em *agt.Emitter, id string) {
 	p.flush(em)
 	if p.sid != "" {
-		p.calls, p.used = map[string]*open{}, map[string]int{}
+		p.calls, p.used, p.resp = map[string]*open{}, map[string]int{}, map[string]int{}
 	}
 	p.sid = id
 	em.Session(id)
@@ -670,31 +672,52 @@ func (p *sessionParser) assistantMessage(em *agt.Emitter, r *rec) {
 	if d.Model != "" && r.stream == "" {
 		p.model = d.Model
 	}
+	id := p.response(d)
 	n := 0
 	if t := text(d.ReasoningText); t != nil {
-		em.Emit(agt.Event{Kind: agt.KindReasoning, TS: r.ts, Stream: r.stream, Text: t, Model: model}, k, "reasoning")
+		em.Emit(agt.Event{Kind: agt.KindReasoning, TS: r.ts, Stream: r.stream, Text: t, Model: model, MessageID: id}, k, "reasoning")
 		n++
 	}
 	if t := text(d.Content); t != nil {
-		em.Emit(agt.Event{Kind: agt.KindAssistant, TS: r.ts, Stream: r.stream, Text: t, Model: model}, k, "text")
+		em.Emit(agt.Event{Kind: agt.KindAssistant, TS: r.ts, Stream: r.stream, Text: t, Model: model, MessageID: id}, k, "text")
 		n++
 	}
 	for _, c := range r.calls {
-		p.pend = append(p.pend, pending{src: em.Src(), raw: em.Line(), r: r, key: k, c: c, model: model})
+		p.pend = append(p.pend, pending{src: em.Src(), raw: em.Line(), r: r, key: k, c: c, model: model, msg: id})
 		n++
 	}
 	if d.OutputTokens != nil {
 		p.seg.addOutput(model, int64(*d.OutputTokens))
 	}
-	if n == 0 {
-		p.meta(em, r, k, &agt.Meta{Type: r.typ}, model)
+	if n == 0 { // a response with no text and no call is still a response
+		em.Emit(agt.Event{Kind: agt.KindAssistant, TS: r.ts, Stream: r.stream, Model: model, MessageID: id}, k, "text")
 	}
 }
 
+// response is the model call an assistant.message stands for (each one is a
+// response of its own): its apiCallId, the id assistant.usage names, else its
+// messageId; an id met again in the session (scrubbed fixtures repeat them)
+// becomes id#n, so that two responses never fold into one message.
+func (p *sessionParser) response(d *data) string {
+	id := d.APICallID
+	if id == "" {
+		id = d.MessageID
+	}
+	if id == "" {
+		return ""
+	}
+	n := p.resp[id]
+	p.resp[id] = n + 1
+	if n == 0 {
+		return id
+	}
+	return id + "#" + strconv.Itoa(n)
+}
+
 // emitCall emits a tool_call and opens it.
-func (p *sessionParser) emitCall(em *agt.Emitter, r *rec, k string, c call, model string) {
+func (p *sessionParser) emitCall(em *agt.Emitter, r *rec, k string, c call, model, msg string) {
 	id := p.uniqueCall(c.id)
-	ev := agt.Event{Kind: agt.KindToolCall, TS: r.ts, Stream: r.stream, Model: model,
+	ev := agt.Event{Kind: agt.KindToolCall, TS: r.ts, Stream: r.stream, Model: model, MessageID: msg,
 		Tool: &agt.Tool{ID: id, Name: c.name, NativeName: c.name, MCP: c.mcp, Input: c.input, NativeInput: c.input}}
 	eid := em.Emit(ev, k, "tool:"+id)
 	p.calls[c.id] = &open{toolID: id, event: eid}
@@ -731,7 +754,7 @@ func (p *sessionParser) flushNamed(em *agt.Emitter, keepNameless bool) {
 func (p *sessionParser) emitPending(em *agt.Emitter, pd pending) {
 	src, line := em.Src(), em.Line()
 	em.SetSrc(pd.src, pd.raw)
-	p.emitCall(em, pd.r, pd.key, pd.c, pd.model)
+	p.emitCall(em, pd.r, pd.key, pd.c, pd.model, pd.msg)
 	em.SetSrc(src, line)
 }
 
@@ -774,7 +797,7 @@ func (p *sessionParser) toolStart(em *agt.Emitter, r *rec) {
 		}{c.toolID, d.ToolName, d.MCPServerName, d.MCPToolName})}, d.Model)
 		return
 	}
-	p.emitCall(em, r, k, r.calls[0], p.modelOf(r))
+	p.emitCall(em, r, k, r.calls[0], p.modelOf(r), "")
 	p.calls[d.ToolCallID].started = true
 }
 
