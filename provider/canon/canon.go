@@ -160,6 +160,7 @@ func fromRow(c *nctx, native agt.Raw, in *object, preset *agt.MCP) norm {
 		if r.conv != nil {
 			r.conv.in(c)
 		}
+		absolute(c)
 		if c.name == "Read" {
 			readSkill(c)
 		}

@@ -130,7 +130,7 @@ func workdir(c *nctx) string {
 // LS, Glob or Grep; the command stays in the input.
 func reclassify(c *nctx, cmd string) {
 	r := classify(cmd)
-	if r.name == "" {
+	if r.name == "" || !complete(&r) {
 		return
 	}
 	c.name, c.kind = r.name, kinds[r.name]
@@ -180,8 +180,52 @@ func reclassify(c *nctx, cmd string) {
 	}
 }
 
+// complete tells whether a classified command gives what its canonical
+// tool requires: a Read a file or a pattern, a Grep a pattern. A listing
+// of files with no name pattern (find DIR -type f, rg --files) is a Glob of
+// every file below its folder ("**/*"). A command that gives less stays
+// Bash.
+func complete(r *shellResult) bool {
+	switch r.name {
+	case "Read":
+		return len(r.files) > 0
+	case "Grep":
+		return r.pattern != ""
+	case "Glob":
+		if r.pattern == "" {
+			r.pattern = "**/*"
+		}
+	}
+	return true
+}
+
 // isGlob reports whether a path holds a glob pattern.
 func isGlob(p string) bool { return strings.ContainsAny(p, "*?[") }
+
+// pathMembers are the canonical members that name a file or folder.
+var pathMembers = []string{"file_path", "path"}
+
+// absolute joins the relative file and folder paths of a canonical input
+// to the call's working folder (its cwd member, else the session's), so
+// that a path means one file whatever the agent (Pi writes paths relative
+// to the session's folder, which it names).
+func absolute(c *nctx) {
+	dir := workdir(c)
+	if dir == "" || !strings.HasPrefix(dir, "/") {
+		return
+	}
+	for _, k := range pathMembers {
+		if p := c.in.str(k); p != "" && !strings.HasPrefix(p, "/") && !isWindowsPath(p) {
+			c.in.setStr(k, under(dir, p))
+		}
+	}
+}
+
+// isWindowsPath tells a path with a drive letter or a UNC prefix, which
+// a folder of this system does not take.
+func isWindowsPath(p string) bool {
+	return len(p) >= 2 && p[1] == ':' || strings.HasPrefix(p, `\\`)
+}
 
 // under joins a relative path to dir; absolute and home paths stay.
 func under(dir, p string) string {

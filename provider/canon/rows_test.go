@@ -1,6 +1,7 @@
 package canon_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -223,6 +224,32 @@ func TestRows(t *testing.T) {
 		name, back := canon.Render(to, c.provider, tool)
 		if name != c.native || string(back) != c.in {
 			t.Errorf("%s: rendered back as %s %s", where, name, back)
+		}
+	}
+}
+
+// TestRelativePaths: a file tool's relative path is joined to the call's
+// working folder (its cwd member, else the session's), as a reclassified
+// shell command's is; home, absolute and drive-letter paths stay.
+func TestRelativePaths(t *testing.T) {
+	for _, c := range []struct{ provider, native, in, cwd, key, want string }{
+		{"pi", "read", `{"path":"src/a.ts"}`, "/w", "file_path", "/w/src/a.ts"},
+		{"pi", "edit", `{"path":"./b.py","oldText":"a","newText":"b"}`, "/w", "file_path", "/w/b.py"},
+		{"pi", "grep", `{"pattern":"x","path":"pkg"}`, "/w", "path", "/w/pkg"},
+		{"pi", "read", `{"path":"~/.pi/t.json"}`, "/w", "file_path", "~/.pi/t.json"},
+		{"pi", "read", `{"path":"/abs/a.ts"}`, "/w", "file_path", "/abs/a.ts"},
+		{"pi", "read", `{"path":"C:\\x\\a.ts"}`, "/w", "file_path", `C:\x\a.ts`},
+		{"pi", "read", `{"path":"src/a.ts"}`, "", "file_path", "src/a.ts"},
+		{"codex", "view_image", `{"path":"shot.png"}`, "/w", "file_path", "/w/shot.png"},
+	} {
+		tool := &agt.Tool{NativeName: c.native, NativeInput: agt.Raw(c.in)}
+		canon.NormalizeIn(c.provider, c.cwd, tool)
+		var in map[string]any
+		if err := json.Unmarshal(tool.Input, &in); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := in[c.key].(string); got != c.want {
+			t.Errorf("%s %s in %q: %s = %q, want %q", c.provider, c.in, c.cwd, c.key, got, c.want)
 		}
 	}
 }

@@ -70,18 +70,18 @@ var realCommands = []shellCase{
 	{cmd: "ls -la cmd/entire/cli/strategy/ | grep suffix", name: "LS", path: "cmd/entire/cli/strategy/"},
 	{cmd: "echo hello && ls", name: "LS"},
 	{cmd: "pwd && ls -la", name: "LS"},
-	{cmd: "find wiki -maxdepth 3 -type f | sort | sed -n '1,160p'", name: "Glob", path: "wiki"},
+	{cmd: "find wiki -maxdepth 3 -type f | sort | sed -n '1,160p'", name: "Glob", pattern: "**/*", path: "wiki"},
 	{cmd: "find /path/to/Demo -type f -name \"*.tsx\" -o -name \"*.ts\" -o -name \"*.jsx\" -o -name \"*.js\" | head -20", name: "Glob", pattern: "*.tsx", path: "/path/to/Demo"},
-	{cmd: "find apps/web/src -maxdepth 4 -type f | rg -n \"sidebar|nav|starlight|astro\"", name: "Glob", path: "apps/web/src"},
-	{cmd: "cd /home/entity/projects/EntityProcess/agentv && rg --files packages/core/src | rg 'eval-file\\.schema|eval-validator|zod'", name: "Glob", path: "/home/entity/projects/EntityProcess/agentv/packages/core/src"},
+	{cmd: "find apps/web/src -maxdepth 4 -type f | rg -n \"sidebar|nav|starlight|astro\"", name: "Glob", pattern: "**/*", path: "apps/web/src"},
+	{cmd: "cd /home/entity/projects/EntityProcess/agentv && rg --files packages/core/src | rg 'eval-file\\.schema|eval-validator|zod'", name: "Glob", pattern: "**/*", path: "/home/entity/projects/EntityProcess/agentv/packages/core/src"},
 	{cmd: "find packages/coding-agent -name \"main.ts\" -type f", name: "Glob", pattern: "main.ts", path: "packages/coding-agent"},
 	{cmd: "find plugins -maxdepth 2 -name package.json -print", name: "Glob", pattern: "package.json", path: "plugins"},
 	{cmd: "tree types/ 2>/dev/null || find types/ -type f -name \"*.ts\" | sed 's|types/||' | sort", name: "Glob", pattern: "*.ts", path: "types/"},
-	{cmd: "git ls-files --others --exclude-standard", name: "Glob"},
-	{cmd: "git ls-files plugins/agentv-claude-trace .github/plugin/marketplace.json", name: "Glob", path: "plugins/agentv-claude-trace"},
+	{cmd: "git ls-files --others --exclude-standard", name: "Glob", pattern: "**/*"},
+	{cmd: "git ls-files plugins/agentv-claude-trace .github/plugin/marketplace.json", name: "Glob", pattern: "**/*", path: "plugins/agentv-claude-trace"},
 	{cmd: "find ~/.codex/sessions -type f -name '*.jsonl' -print 2>/dev/null | sort | tail -30", name: "Glob", pattern: "*.jsonl", path: "~/.codex/sessions"},
 	{cmd: "find . -name '*.go' | xargs grep -l 'func main'", name: "Grep", pattern: "func main", path: "."},
-	{cmd: "find .", name: "Glob", path: "."},
+	{cmd: "find .", name: "Glob", pattern: "**/*", path: "."},
 
 	// writes and everything else stay Bash
 	{cmd: "sed -i '' 's/new Editor()/new Editor(defaultEditorTheme)/g' packages/tui/test/editor.test.ts", name: "Bash"},
@@ -130,7 +130,7 @@ var edgeCommands = []shellCase{
 	{cmd: "uniq in.txt out.txt", name: "Bash"},
 	{cmd: "/bin/cat -n main.go # show it", name: "Read", file: "main.go"},
 	{cmd: "cat a.md \\\n  b.md", name: "Read", file: "a.md", files: 2},
-	{cmd: "rg --files | rg canon", name: "Glob"},
+	{cmd: "rg --files | rg canon", name: "Glob", pattern: "**/*"},
 	{cmd: "grep", name: "Bash"},
 }
 
