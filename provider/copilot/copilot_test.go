@@ -234,3 +234,23 @@ func TestLiveCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestCorpusUsageTime: every usage event of a session log has a time, also
+// the run usage of a run that ended without a shutdown (at its last
+// record), which had none.
+func TestCorpusUsageTime(t *testing.T) {
+	dir := providertest.CorpusDir(t)
+	out, _, _ := providertest.Parse(t, provider.Config{Quiet: true}, filepath.Join(dir, "copilot"))
+	n := 0
+	for _, ev := range providertest.Events(t, out) {
+		if ev.Kind == agt.KindUsage && ev.Format == copilot.FormatSession {
+			n++
+			if ev.TS == "" {
+				t.Errorf("%s:%d: usage without a time", ev.Src.Path, ev.Src.Line)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no usage event in the corpus's session logs")
+	}
+}

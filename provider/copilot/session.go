@@ -170,6 +170,7 @@ type sessionParser struct {
 	seg   segment
 	carry map[string]int64 // output emitted as open usage since the last shutdown with totals, per model
 	pend  []pending        // tool requests waiting for their tool.execution_start
+	last  string           // the time of the last record read, for the usage of a run that ended unsaid
 }
 
 // pending is a tool request of an assistant message whose call is not
@@ -454,6 +455,9 @@ func (p *sessionParser) Finish(em *agt.Emitter) {
 }
 
 func (p *sessionParser) apply(em *agt.Emitter, r *rec) {
+	if r.ts != "" {
+		defer func() { p.last = r.ts }() // after the record: a run it ends keeps the time of its own last one
+	}
 	if r.typ != "tool.execution_start" || r.d == nil || p.pendingAt(r.d.ToolCallID) < 0 {
 		// no start follows the requests; one that names no tool waits
 		// through the tool records for the start that names it

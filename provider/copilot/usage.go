@@ -146,7 +146,7 @@ func (p *sessionParser) emitRun(em *agt.Emitter, r *rec, key, suffix, model stri
 	if u.Total == 0 {
 		return
 	}
-	ev := agt.Event{Kind: agt.KindUsage, Model: model, Usage: &u}
+	ev := agt.Event{Kind: agt.KindUsage, TS: p.last, Model: model, Usage: &u} // a run that ended unsaid: at its last record
 	if r != nil {
 		ev.TS = r.ts
 	}
