@@ -45,6 +45,15 @@ func (events) Decode(rec []byte) (any, error) {
 	if err := agt.CheckEvent(ev); err != nil {
 		return nil, fmt.Errorf("not a valid agt.event/1 line: %v", err)
 	}
+	if ev.TS != "" { // a time in RFC 3339, made UTC so that times sort as text
+		ts := agt.Timestamp(ev.TS)
+		if ts == "" {
+			return nil, fmt.Errorf("not a valid agt.event/1 line: ts %q is not an RFC 3339 time", agt.Printable(ev.TS[:min(len(ev.TS), 64)]))
+		}
+		if ts != ev.TS {
+			ev.TS, rec = ts, nil // written anew
+		}
+	}
 	ev.Orig = rec
 	return ev, nil
 }
