@@ -189,6 +189,12 @@ var rowCases = []rowCase{
 	{"continue", "builtin_read_file", `{"filepath":"src/a.ts"}`, "Read", "read", "builtin", `{"file_path":"src/a.ts"}`, ""},
 	{"continue", "builtin_ls", `{"dirPath":"src","recursive":true}`, "LS", "search", "builtin", `{"path":"src","recursive":true}`, ""},
 
+	// Cursor agent transcripts
+	{"cursor", "Shell", `{"command":"go test ./...","working_directory":"/repo","description":"Run tests"}`, "Bash", "execute", "builtin", `{"command":"go test ./...","cwd":"/repo","description":"Run tests"}`, ""},
+	{"cursor", "StrReplace", `{"path":"/r/a.rs","old_string":"a","new_string":"b"}`, "Edit", "write", "builtin", `{"file_path":"/r/a.rs","old_string":"a","new_string":"b"}`, ""},
+	{"cursor", "Write", `{"path":"/r/n.txt","contents":"x"}`, "Write", "write", "builtin", `{"file_path":"/r/n.txt","content":"x"}`, ""},
+	{"cursor", "Glob", `{"glob_pattern":"**/*","target_directory":"/tmp"}`, "Glob", "search", "builtin", `{"pattern":"**/*","path":"/tmp"}`, ""},
+
 	// unknown names pass through
 	{"pi", "check_ste_file", `{"file_path":"a.md"}`, "check_ste_file", "other", "custom", `{"file_path":"a.md"}`, ""},
 	{"codex", "[trimmed for fixture]", `{"raw":"[trimmed for fixture]"}`, "[trimmed for fixture]", "other", "custom", `{"raw":"[trimmed for fixture]"}`, ""},

@@ -11,7 +11,8 @@ func (Provider) Tools() canon.Tools { return tools }
 
 // toolRows: Cursor CLI stream-json, whose tool name is the key of the
 // tool_call object (readToolCall, editToolCall, …). Its edit tool sends the
-// whole new text of the file (streamContent): a Write in agt's terms.
+// whole new text of the file (streamContent): a Write in agt's terms. Its
+// agent transcripts name the tools otherwise (Shell, StrReplace, …).
 var toolRows = []canon.Row{
 	{Provider: "cursor", Native: "readToolCall", Name: "Read", Fields: "path=file_path"},
 	{Provider: "cursor", Native: "editToolCall", If: "streamContent", Name: "Write", Fields: "path=file_path streamContent=content", Out: "-"},
@@ -23,4 +24,15 @@ var toolRows = []canon.Row{
 	{Provider: "cursor", Native: "globToolCall", Name: "Glob", Fields: "globPattern=pattern targetDirectory=path"},
 	{Provider: "cursor", Native: "lsToolCall", Name: "LS"},
 	{Provider: "cursor", Native: "todoToolCall", Name: "TodoWrite"},
+
+	// the agent transcripts (agent-transcripts/*.jsonl), Claude-like
+	// tool_use blocks with names of their own (read only: Cursor has no
+	// --to form)
+	{Provider: "cursor", Native: "Shell", Name: "Bash", Fields: "working_directory=cwd", Conv: "shell", Out: "-"},
+	{Provider: "cursor", Native: "Read", Name: "Read", Fields: "path=file_path", Out: "-"},
+	{Provider: "cursor", Native: "StrReplace", Name: "Edit", Fields: "path=file_path", Out: "-"},
+	{Provider: "cursor", Native: "Write", Name: "Write", Fields: "path=file_path contents=content", Out: "-"},
+	{Provider: "cursor", Native: "Delete", Name: "delete", Kind: canon.KindWrite, Fields: "path=file_path", Out: "-"},
+	{Provider: "cursor", Native: "Grep", Name: "Grep", Out: "-"},
+	{Provider: "cursor", Native: "Glob", Name: "Glob", Fields: "glob_pattern=pattern target_directory=path", Out: "-"},
 }
