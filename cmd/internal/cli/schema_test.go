@@ -49,8 +49,8 @@ func TestSchemas(t *testing.T) {
 				if err := sch.Validate(v); err != nil {
 					if bad++; bad <= 5 {
 						var head struct {
-							Src struct{ Path string } `json:"src"`
-							Kind, Session        string
+							Src           struct{ Path string } `json:"src"`
+							Kind, Session string
 						}
 						json.Unmarshal(sc.Bytes(), &head)
 						t.Errorf("line %d (%s %s %s): %v", n, head.Kind, head.Session, head.Src.Path, err)
