@@ -105,3 +105,30 @@ func (Provider) Identify(format string, h agt.Head) (session string, member, ok 
 	}
 	return "", false, false
 }
+
+// Lineage names what a session log shares with the session it continues:
+// Claude Code writes a resumed or forked session (`claude --resume`,
+// `--fork-session`) to a new file whose records copy the earlier
+// session's, each keeping its uuid, timestamp and message ids under the
+// new sessionId. The lineage is the uuid and timestamp of the first record
+// of the head that has a uuid; a sidechain file and live output have none.
+func (Provider) Lineage(format string, h agt.Head) string {
+	if format != FormatSession {
+		return ""
+	}
+	for _, line := range h.Lines {
+		var r struct {
+			UUID        string `json:"uuid"`
+			Timestamp   string `json:"timestamp"`
+			IsSidechain bool   `json:"isSidechain"`
+		}
+		if agt.API.Unmarshal(line, &r) != nil || r.UUID == "" {
+			continue
+		}
+		if r.IsSidechain {
+			return ""
+		}
+		return r.UUID + "\x00" + r.Timestamp
+	}
+	return ""
+}
