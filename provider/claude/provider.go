@@ -27,6 +27,11 @@
 //   - User strings that are slash-command markup become slash_command events;
 //     local command output, injected (isMeta) text and interruption markers
 //     become system events; compaction summaries become summary events.
+//   - A resumed or forked session's file, which copies the earlier session's
+//     records under its own sessionId, shares its lineage (Lineage: the uuid
+//     and timestamp of the head's first record with a uuid) with the earlier
+//     session's file: read together, the copied records count once, in the
+//     earlier session (see provider.Continuer).
 package claude
 
 import (
