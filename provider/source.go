@@ -486,6 +486,7 @@ func (s *Source) detect(u *stage.Unit, path string, head agt.Head, b *stage.Batc
 	if isEvents(head) {
 		u.Parser = events{}
 		u.Em = agt.NewEmitter("", FormatEvents, cfg.Opts)
+		u.Recount = nil // events pass as they are, as cat passes lines
 		return
 	}
 	p, format := forced, ""
