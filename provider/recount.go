@@ -30,10 +30,12 @@ import (
 // meta, meta {type: "duplicate", of: the id of the event it repeats,
 // continues: the native id of that event's session when it is another's},
 // with its own session, seq, stream, ts, parent and src, its raw when it
-// had one, and an id of its own (UUIDv5(session, of NUL "duplicate" NUL
-// n), n counting the duplicates of that record in the session); no text,
-// usage, tool or result. Every line is still accounted for, and nothing is
-// counted twice.
+// had one, and the id the event had, unless that is the id it repeats (a
+// copy in the same session): then UUIDv5(session, of NUL "duplicate" NUL
+// n), n counting the duplicates of that record; no text, usage, tool or
+// result. Every line is still accounted for, the links of later events
+// (parent, a result's call) still name an event of the output, and
+// nothing is counted twice.
 //
 // A unit whose session the pre-pass cannot tell (standard input, a pipe, a
 // store a provider claims) is a group of its own, yet holds a copy when its
@@ -153,7 +155,7 @@ func (r *recount) session(n string) int32 {
 // of event of (see recount).
 func duplicate(ev *agt.Event, of, continues string, n int32) agt.Event {
 	id := ev.ID
-	if s, err := uuid.Parse(ev.Session); err == nil {
+	if s, err := uuid.Parse(ev.Session); err == nil && id == of {
 		id = agt.EventID(s, of, agt.MetaDuplicate+"\x00"+strconv.Itoa(int(n)))
 	}
 	return agt.Event{Schema: ev.Schema, ID: id, Session: ev.Session, NativeSession: ev.NativeSession,

@@ -215,7 +215,8 @@ func tarTree(t *testing.T, dir, archive string) {
 // record) with records of its own appended, given beside its original in
 // either order: its copied records add no tokens, its own records count,
 // and its transcript holds its own records only and names the session it
-// continues. The pipe gives the same bytes, and -j 1 the same as -j 8.
+// continues. Event ids are unique and every parent names an event of the
+// output. The pipe gives the same bytes, and -j 1 the same as -j 8.
 func TestResumedSession(t *testing.T) {
 	orig := filepath.Join(providertest.CorpusDir(t), "claude", "agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl")
 	body, err := os.ReadFile(orig)
@@ -274,7 +275,24 @@ func TestResumedSession(t *testing.T) {
 				t.Errorf("%v: a transcript of %s", args, tr.NativeSession)
 			}
 		}
-		if piped := runApp(t, Transcript, runApp(t, Normalize, runApp(t, Parse, nil, args...), "-q"), "-q"); !bytes.Equal(piped, fused) {
+		parsed := runApp(t, Parse, nil, args...)
+		ids, parents := map[string]bool{}, map[string]bool{}
+		for _, line := range bytes.Split(bytes.TrimSpace(parsed), []byte("\n")) {
+			var ev agt.Event
+			if err := json.Unmarshal(line, &ev); err != nil {
+				t.Fatal(err)
+			}
+			if ids[ev.ID] {
+				t.Errorf("%v: event id %s twice", args, ev.ID)
+			}
+			ids[ev.ID], parents[ev.Parent] = true, ev.Parent != ""
+		}
+		for p, set := range parents {
+			if set && !ids[p] {
+				t.Errorf("%v: parent %s names no event of the output", args, p)
+			}
+		}
+		if piped := runApp(t, Transcript, runApp(t, Normalize, parsed, "-q"), "-q"); !bytes.Equal(piped, fused) {
 			t.Errorf("%v: agt-transcript differs from the pipe", args)
 		}
 		if one := runApp(t, Transcript, nil, append([]string{"-j", "1"}, args...)...); !bytes.Equal(one, runApp(t, Transcript, nil, append([]string{"-j", "8"}, args...)...)) {
