@@ -80,9 +80,9 @@ func sameUsage(a, b usageSum) bool {
 // folder, a .tar.gz of it) adds nothing: the events of both sum to the
 // folder's alone, in agt-parse's and agt-normalize's output alike, and to
 // the transcripts' sum; the transcripts are the folder's alone; the copy's
-// records are duplicate events. The folder and its copies leave out the
-// stores a provider claims (copyFiles). With -short, the Claude Code folder
-// only.
+// records are duplicate events; the pipe gives the transcripts' bytes. The
+// folder and its copies leave out the stores a provider claims
+// (copyFiles). With -short, the Claude Code folder only.
 func TestCopiesCountOnce(t *testing.T) {
 	corpus := providertest.CorpusDir(t)
 	dirs, _ := filepath.Glob(filepath.Join(corpus, "*"))
@@ -131,6 +131,9 @@ func TestCopiesCountOnce(t *testing.T) {
 				}
 				if !slices.Equal(sortedLines(both), sortedLines(transcripts)) {
 					t.Errorf("with %s: the transcripts differ from the folder's alone", name)
+				}
+				if piped := runApp(t, Transcript, runApp(t, Normalize, runApp(t, Parse, nil, "-q", folder, copy), "-q"), "-q"); !bytes.Equal(piped, both) {
+					t.Errorf("with %s: agt-transcript differs from the pipe", name)
 				}
 			}
 		})
