@@ -13,6 +13,11 @@
 //     stream, or when the unit ends. A line of a call already emitted
 //     (interleaved message ids) that raises its figures gives a second usage
 //     event of the same message id with the difference.
+//   - A resumed or forked session's file, which copies the earlier session's
+//     records under its own sessionId, shares its lineage (Lineage: the uuid
+//     and timestamp of the head's first record with a uuid) with the earlier
+//     session's file: read together, the copied records count once, in the
+//     earlier session (see provider.Continuer).
 //   - Live output carries placeholder usage on its per-block assistant lines;
 //     usage comes from the result line's modelUsage as "run" events, one per
 //     model, differences from the previous result of the same session (Claude
@@ -27,11 +32,6 @@
 //   - User strings that are slash-command markup become slash_command events;
 //     local command output, injected (isMeta) text and interruption markers
 //     become system events; compaction summaries become summary events.
-//   - A resumed or forked session's file, which copies the earlier session's
-//     records under its own sessionId, shares its lineage (Lineage: the uuid
-//     and timestamp of the head's first record with a uuid) with the earlier
-//     session's file: read together, the copied records count once, in the
-//     earlier session (see provider.Continuer).
 package claude
 
 import (
