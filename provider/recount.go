@@ -43,7 +43,8 @@ import (
 // finds it: across a boundary where either group is such a unit, the state
 // goes on, and the later unit is counted against it when its first event's
 // session is one the state has seen (else the state starts anew). So every
-// record the transcripts count once, the events count once too.
+// record the transcripts count once, the events count once too. Events
+// read as agt.event/1 lines are never recounted: they pass as they are.
 //
 // The state is the group's: a few words per distinct record id of the
 // group, dropped when the group ends; a group of one unit between told
