@@ -62,6 +62,10 @@ type Event struct {
 	// agt.event/1 line; writers copy it instead of encoding the event again.
 	// Whatever changes the event must set it to nil.
 	Orig []byte `json:"-"`
+	// Root is the id the event's record has in the session its session
+	// continues (Emitter.Continues): what a resumed session's copy of a
+	// record shares with the original. Not written.
+	Root string `json:"-"`
 }
 
 // Tool is a tool call. agt-parse sets Name = NativeName and Input = NativeInput;
@@ -182,9 +186,29 @@ type Meta struct {
 	ParentSession string `json:"parent_session,omitempty"`
 	// Continues is set on the meta event (type session_named) that opens a
 	// session named late: the native id of the provisional session whose
-	// events it continues (see Emitter.Provisional).
+	// events it continues (see Emitter.Provisional); and on a duplicate
+	// event whose original is another session's (a resumed or forked
+	// session's copy of it): that session's native id.
 	Continues string `json:"continues,omitempty"`
-	Data      Raw    `json:"data,omitempty"`
+	// Of is set on a duplicate event (type duplicate): the id of the event
+	// whose record it repeats.
+	Of   string `json:"of,omitempty"`
+	Data Raw    `json:"data,omitempty"`
+}
+
+// MetaDuplicate is the meta type of an event standing for a record that an
+// earlier input of the run already held (a copy, a backup, a resumed
+// session's copied history): it accounts for its line and counts for
+// nothing; meta.of names the event it repeats.
+const MetaDuplicate = "duplicate"
+
+// DuplicateOf is the id of the event that ev repeats when ev is a duplicate
+// event, "" for any other event.
+func DuplicateOf(ev *Event) string {
+	if ev.Kind != KindMeta || ev.Meta == nil || ev.Meta.Type != MetaDuplicate {
+		return ""
+	}
+	return ev.Meta.Of
 }
 
 // MetaNamed is the meta type of the event that ties a provisional session

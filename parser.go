@@ -72,6 +72,9 @@ type session struct {
 	last   map[string]string // stream → id of its last event
 	// provisional: a session no record named yet (Provisional)
 	provisional bool
+	// root: the session it continues (Continues), whose namespace its
+	// events' Root ids are made in
+	root *uuid.UUID
 }
 
 // Emitter gives events their envelope: schema, provider, format, session,
@@ -97,6 +100,8 @@ type Emitter struct {
 	// tie is a session named late and the provisional session it
 	// continues, until the session_named event that says so is emitted
 	tie struct{ to, from *session }
+	// roots: native session → the native session it continues (Continues)
+	roots map[string]string
 }
 
 // NewEmitter returns an emitter for one unit of the given provider and format.
@@ -209,9 +214,25 @@ func (e *Emitter) session(native string) *session {
 		native = strings.Clone(native)
 		id := SessionID(e.Provider, native)
 		s = &session{native: native, id: id, uuid: uuid.MustParse(id), last: map[string]string{}}
+		if r, ok := e.roots[native]; ok {
+			u := uuid.MustParse(SessionID(e.Provider, r))
+			s.root = &u
+		}
 		e.sessions[native] = s
 	}
 	return s
+}
+
+// Continues tells the emitter, before any event of native is emitted, that
+// the session native continues the session root (a resumed or forked
+// session whose file holds a copy of root's records): each event of native
+// then also carries in Root the id its record has in root, so that a copy
+// can be told from the session's own records.
+func (e *Emitter) Continues(native, root string) {
+	if e.roots == nil {
+		e.roots = map[string]string{}
+	}
+	e.roots[native] = root
 }
 
 // Key is the fallback record key of the current record: its line or pointer.
@@ -340,6 +361,9 @@ func (e *Emitter) finish(s *session, ev Event, key, suffix string) string {
 	ev.Session = s.id
 	ev.NativeSession = s.native
 	ev.ID = e.ids.id(s.uuid, key, suffix)
+	if s.root != nil {
+		ev.Root = e.ids.id(*s.root, key, suffix)
+	}
 	if ev.Result != nil && strings.HasPrefix(ev.Result.Call, refPrefix) {
 		k, suf, _ := strings.Cut(ev.Result.Call[len(refPrefix):], "\x00")
 		ev.Result.Call = e.ids.id(s.uuid, k, suf)

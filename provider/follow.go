@@ -69,7 +69,7 @@ func FollowSource(ctx context.Context, cfg Config, fl *stage.Follower, roots []s
 			in.Open = func() (io.ReadCloser, error) { return fl.Open(fctx, path) }
 			u := &stage.Unit{Files: []stage.Input{in}}
 			// its own goroutine: the batches of each unit stay in order
-			run(func() error { return s.readUnit(rctx, nil, u, out) })
+			run(func() error { return s.readUnit(rctx, nil, u, out, nil) })
 		}
 		var once []stage.Input
 		for _, in := range inputs {

@@ -3,6 +3,8 @@ package provider
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path"
 	"sort"
@@ -20,12 +22,36 @@ type Identifier interface {
 	Identify(format string, head agt.Head) (session string, member, ok bool)
 }
 
+// Continuer is implemented by providers whose agent writes a resumed or
+// forked session to a file of its own that opens with a copy of the
+// records of the session it continues, each record keeping its native id
+// under the new session's id. Lineage names, from the head of an input,
+// what such files share ("" when the head does not tell): inputs of
+// different sessions whose heads name the same lineage are read as one
+// group, and a record that a later one repeats counts once (see recount).
+type Continuer interface {
+	Lineage(format string, head agt.Head) string
+}
+
+// A group is the units that hold one session, or one lineage of sessions
+// (a session and the sessions resumed or forked from it), in the order they
+// are read.
+type group struct {
+	units []*stage.Unit
+	// roots maps the native id of each session of a lineage but its first
+	// (the original) to the original's; nil for a group of one session
+	roots map[string]string
+	// told: the pre-pass told its session (else it is one unit, alone)
+	told bool
+}
+
 // A session is (provider, native session id): every input that holds it is
 // read in one group of units that follow each other, so that transcripts
 // can make one session of them with memory bounded by the sessions of one
-// group. groupUnits is the cheap pre-pass that finds the groups: it reads
-// the detection head (the first lines) of the first file of each unit,
-// again, and asks its provider which session it holds.
+// group, and so that a record held by several of them counts once (see
+// recount). groupUnits is the cheap pre-pass that finds the groups: it
+// reads the detection head (the first lines) of the first file of each
+// unit, again, and asks its provider which session it holds.
 //
 //   - Units of one session (copies: a backup, an archive, another machine's
 //     copy) form a group placed where the last of them was (so that the
@@ -33,25 +59,34 @@ type Identifier interface {
 //     in a .tar.gz reads it again from its start); within it the largest
 //     copy comes first (size of the file or archive member, when known), so
 //     that a truncated copy only adds what the larger one lacks.
+//   - Sessions of one lineage (Continuer: a session and the sessions resumed
+//     or forked from it, whose files open with the same records) form one
+//     group. The original is the session whose largest copy is the
+//     smallest (a resumed file holds the original's records and its own);
+//     at equal sizes, the one met first. It is read first, then the others
+//     in the same order, each session's copies together, largest first.
 //   - A member file (a Claude Code 2.0 agent-*.jsonl sidechain file) joins
 //     the unit of its session's main file in the same folder, as a file read
 //     with it, else the first unit of its session that has no file of its
 //     name; failing that it joins the group of its session as a unit of its
 //     own; with no main file at all, it is a group of its own, with the other
 //     copies of the same file name.
-//   - An input whose session the head does not tell (a whole JSON document
-//     whose provider cannot tell it from its first block, standard input, a
-//     pipe, no provider, no session id in the first lines) stays a group of
-//     its own, where it was.
+//   - A whole JSON document whose provider cannot tell its session from its
+//     first block is known by that block: documents that begin alike (a
+//     backup of it, a later copy) are copies, one group.
+//   - An input whose session the head does not tell (standard input, a
+//     pipe, a store a provider claims, no provider, no session id in the
+//     first lines) stays a group of its own, where it was.
 //
 // The pre-pass holds one small record per unit; reading a head costs an
 // open and one block.
-func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*stage.Unit) [][]*stage.Unit {
+func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*stage.Unit) []group {
 	type ident struct {
-		key    string // provider NUL native session; "" unknown
-		member bool
-		size   int64
-		dir    string
+		key     string // provider NUL native session; "" unknown
+		lineage string // provider NUL lineage; "" none
+		member  bool
+		size    int64
+		dir     string
 	}
 	ids := make([]ident, len(units))
 	for i, u := range units {
@@ -63,16 +98,42 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*stage
 		if !ok {
 			continue
 		}
-		prov, session, member := identify(cfg, forced, in)
-		if session == "" {
+		h := identify(cfg, forced, in)
+		if h.session == "" {
 			continue
 		}
-		ids[i] = ident{key: prov + "\x00" + session, member: member, size: size, dir: path.Dir(in.Path)}
+		ids[i] = ident{key: h.prov + "\x00" + h.session, member: h.member, size: size, dir: path.Dir(in.Path)}
+		if h.lineage != "" && !h.member {
+			ids[i].lineage = h.prov + "\x00" + h.lineage
+		}
+	}
+	// sessions of one lineage share the key of the first one met
+	same := map[string]string{} // session key → the key of its group, when another
+	find := func(k string) string {
+		for same[k] != "" {
+			k = same[k]
+		}
+		return k
+	}
+	lineages := map[string]string{} // lineage → the first session key met
+	for _, id := range ids {
+		if id.lineage == "" {
+			continue
+		}
+		first, ok := lineages[id.lineage]
+		if !ok {
+			lineages[id.lineage] = id.key
+			continue
+		}
+		if a, b := find(first), find(id.key); a != b {
+			same[b] = a
+		}
 	}
 	groups := map[string]int{} // key → index in out
 	var out [][]*stage.Unit
 	var last []int // the index of the last input of each group
 	join := func(key string, u *stage.Unit, i int) {
+		key = find(key)
 		if g, ok := groups[key]; ok && key != "" {
 			out[g], last[g] = append(out[g], u), max(last[g], i)
 			return
@@ -128,11 +189,25 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*stage
 		}
 		out[gi] = kept
 	}
-	// the largest copy first; member units after the main ones
+	// the original session first (its largest copy the smallest), each
+	// session's copies together, the largest first; member units after the
+	// main ones
 	pos := map[*stage.Unit]int{}
 	for i, u := range units {
 		pos[u] = i
 	}
+	type sess struct {
+		size  int64 // of its largest main copy
+		first int   // the index of its first unit
+	}
+	sessions := map[string]sess{}
+	for i := len(ids) - 1; i >= 0; i-- {
+		if id := ids[i]; id.key != "" && !id.member {
+			s := sessions[id.key]
+			sessions[id.key] = sess{size: max(s.size, id.size), first: i}
+		}
+	}
+	var groupsOut []group
 	for _, g := range out {
 		if len(g) > 1 {
 			sort.SliceStable(g, func(a, b int) bool {
@@ -140,9 +215,22 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*stage
 				if ia.member != ib.member {
 					return !ia.member
 				}
+				if ia.key != ib.key && !ia.member {
+					sa, sb := sessions[ia.key], sessions[ib.key]
+					if sa.size != sb.size {
+						return sa.size < sb.size
+					}
+					return sa.first < sb.first
+				}
 				return ia.size > ib.size
 			})
 		}
+		gr := group{units: g, roots: roots(g, func(u *stage.Unit) (string, bool) {
+			id := ids[pos[u]]
+			return id.key, id.member
+		})}
+		gr.told = len(g) > 0 && ids[pos[g[0]]].key != ""
+		groupsOut = append(groupsOut, gr)
 	}
 	// groups in the order of their last inputs: the members of an archive
 	// (a backup), which come after the files they copy, are then read in
@@ -152,13 +240,39 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*stage
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return last[order[a]] < last[order[b]] })
-	var kept [][]*stage.Unit
+	var kept []group
 	for _, gi := range order {
-		if len(out[gi]) > 0 {
-			kept = append(kept, out[gi])
+		if len(groupsOut[gi].units) > 0 {
+			kept = append(kept, groupsOut[gi])
 		}
 	}
 	return kept
+}
+
+// roots maps the native id of each session of the ordered units g but the
+// first to the first's: the sessions of a lineage and their original. key
+// names a unit's session key (provider NUL native id) and whether it is a
+// member unit. A group of one session has none.
+func roots(g []*stage.Unit, key func(*stage.Unit) (string, bool)) map[string]string {
+	var m map[string]string
+	root := ""
+	for _, u := range g {
+		k, member := key(u)
+		if k == "" || member {
+			continue
+		}
+		_, native, _ := strings.Cut(k, "\x00")
+		switch {
+		case root == "":
+			root = native
+		case native != root:
+			if m == nil {
+				m = map[string]string{}
+			}
+			m[native] = root
+		}
+	}
+	return m
 }
 
 // hasBase tells whether u reads a file of the base name b.
@@ -195,21 +309,28 @@ func reopenable(in stage.Input) (int64, bool) {
 	return st.Size(), true
 }
 
-// identify reads the head of in and returns its provider's name and the
-// native session it holds ("" when the head does not tell), and whether it
-// is a member file.
-func identify(cfg Config, forced Provider, in stage.Input) (prov, session string, member bool) {
+// identity is what the head of an input tells: its provider's name, the
+// native session it holds ("" when the head does not tell), whether it is
+// a member file, and its lineage (Continuer; "" none).
+type identity struct {
+	prov, session string
+	member        bool
+	lineage       string
+}
+
+// identify reads the head of in and tells its identity.
+func identify(cfg Config, forced Provider, in stage.Input) (id identity) {
 	defer func() { // a provider that panics on a head does not tell; the read proper reports it
 		if recover() != nil {
-			prov, session, member = "", "", false
+			id = identity{}
 		}
 	}()
 	if in.Walk != "" && strings.HasSuffix(in.Path, ".db") {
-		return "", "", false
+		return identity{}
 	}
 	rc, err := in.Open()
 	if err != nil {
-		return "", "", false
+		return identity{}
 	}
 	defer rc.Close()
 	br := stage.NewBlockReader(rc)
@@ -230,18 +351,24 @@ func identify(cfg Config, forced Provider, in stage.Input) (prov, session string
 		}
 		if !agt.API.Valid(t) {
 			if len(h.Lines) > 0 || (t[0] != '{' && t[0] != '[') { // not JSON: not told
-				return "", "", false
+				return identity{}
 			}
 			// a whole document: its first block, for the providers that
 			// can tell its session from its beginning
-			return identifyDoc(forced, bytes.Join(lines[i:], []byte("\n")))
+			block := bytes.Join(lines[i:], []byte("\n"))
+			prov, session, member := identifyDoc(forced, block)
+			if session == "" { // its copies have the same beginning
+				sum := sha256.Sum256(block)
+				return identity{session: "document " + hex.EncodeToString(sum[:16])}
+			}
+			return identity{prov: prov, session: session, member: member}
 		}
 		if h.Lines = append(h.Lines, t); len(h.Lines) == headLines {
 			break
 		}
 	}
 	if len(h.Lines) == 0 || isEvents(h) {
-		return "", "", false
+		return identity{}
 	}
 	p, format := forced, ""
 	if p != nil {
@@ -249,14 +376,20 @@ func identify(cfg Config, forced Provider, in stage.Input) (prov, session string
 			format = p.Formats()[0]
 		}
 	} else if p, format = Detect(h); p == nil {
-		return "", "", false
+		return identity{}
 	}
-	if id, ok := p.(Identifier); ok {
-		if s, m, ok := id.Identify(format, h); ok {
-			return p.Name(), s, m
+	id = identity{prov: p.Name()}
+	if c, ok := p.(Continuer); ok {
+		id.lineage = c.Lineage(format, h)
+	}
+	if i, ok := p.(Identifier); ok {
+		if s, m, ok := i.Identify(format, h); ok {
+			id.session, id.member = s, m
+			return id
 		}
 	}
-	return p.Name(), headSession(cfg, p, format, h), false
+	id.session = headSession(cfg, p, format, h)
+	return id
 }
 
 // headSession runs a provider's parser over the head lines and returns the

@@ -125,3 +125,29 @@ func readGroups(t *testing.T, dir string, files map[string]string, names ...stri
 	}
 	return strings.Join(groups, "\n")
 }
+
+// TestGroupLineage: a resumed session's file (the records of another
+// session's file under its own session id, then its own) is read in one
+// group with that session's files wherever they are: the original (the
+// session whose largest copy is the smallest) first, its copies together,
+// the larger first; a session that shares no first record stays apart.
+func TestGroupLineage(t *testing.T) {
+	dir := t.TempDir()
+	line := func(session, uuid string) string {
+		return `{"type":"user","uuid":"` + uuid + `","sessionId":"` + session + `","timestamp":"2026-01-15T10:00:00Z","message":{"role":"user","content":"hello"}}` + "\n"
+	}
+	files := map[string]string{
+		"b/s2.jsonl":     line("s2", "u1") + line("s2", "u2") + line("s2", "own"),
+		"other/s3.jsonl": line("s3", "v1"),
+		"a/s1.jsonl":     line("s1", "u1") + line("s1", "u2"),
+		"c/s1.jsonl":     line("s1", "u1") + line("s1", "u2"),
+	}
+	got := readGroups(t, dir, files, "b/s2.jsonl", "other/s3.jsonl", "a/s1.jsonl", "c/s1.jsonl")
+	want := strings.Join([]string{
+		"other/s3.jsonl: other/s3.jsonl",
+		"a/s1.jsonl: a/s1.jsonl c/s1.jsonl b/s2.jsonl",
+	}, "\n")
+	if got != want {
+		t.Fatalf("groups:\n%s\nwant:\n%s", got, want)
+	}
+}

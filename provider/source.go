@@ -182,25 +182,40 @@ func (s *Source) Ignored() (int64, []string) {
 // closed (see readUnit).
 func (s *Source) readAll(ctx context.Context, stop <-chan struct{}, out chan<- *stage.Batch, inputs []stage.Input) error {
 	cfg := s.cfg
-	for _, g := range groupUnits(ctx, cfg, s.forced, Units(inputs)) {
+	groups := groupUnits(ctx, cfg, s.forced, Units(inputs))
+	var rc *recount // a record several units hold counts once (see recount)
+	for gi, g := range groups {
 		if stopped(stop) {
 			return nil
 		}
 		if cfg.Skip != nil {
 			var files []stage.Input
-			for _, u := range g {
+			for _, u := range g.units {
 				files = append(files, u.Files...)
 			}
-			if cfg.Skip(UnitKey(agt.PathText(g[0].Files[0].Path)), files) { // the group as events name it (src.path of its first unit)
-				s.skipped.Add(int64(len(g)))
+			if cfg.Skip(UnitKey(agt.PathText(g.units[0].Files[0].Path)), files) { // the group as events name it (src.path of its first unit)
+				s.skipped.Add(int64(len(g.units)))
+				rc = nil
 				continue
 			}
 		}
-		for _, u := range g {
+		// an untold unit may be a copy of the group before it, or have a
+		// copy in the group after it
+		join := gi > 0 && (!g.told || !groups[gi-1].told)
+		if !join {
+			rc = nil
+		}
+		if rc == nil && (len(g.units) > 1 || gi+1 < len(groups) && (!g.told || !groups[gi+1].told)) {
+			rc, join = newRecount(), false
+		}
+		for i, u := range g.units {
 			if stopped(stop) {
 				return nil
 			}
-			if err := s.readUnit(ctx, stop, u, out); err != nil {
+			if rc != nil {
+				u.Recount = rc.unit(join && i == 0)
+			}
+			if err := s.readUnit(ctx, stop, u, out, g.roots); err != nil {
 				return err
 			}
 		}
@@ -273,13 +288,15 @@ func Units(inputs []stage.Input) []*stage.Unit {
 	return out
 }
 
-// readUnit reads the files of u and sends their lines in batches.
+// readUnit reads the files of u and sends their lines in batches. roots
+// names the sessions of a lineage its emitter makes ids for in their
+// original too (group.roots).
 //
 // When stop is closed (an interrupt), the unit ends where it is: a stream
 // read that would wait is its end, and no further block of a file or
 // further file is read. The lines read are sent, and the unit's last batch
 // ends it, as at the end of its input.
-func (s *Source) readUnit(ctx context.Context, stop <-chan struct{}, u *stage.Unit, out chan<- *stage.Batch) error {
+func (s *Source) readUnit(ctx context.Context, stop <-chan struct{}, u *stage.Unit, out chan<- *stage.Batch, roots map[string]string) error {
 	cfg, ign := s.cfg, &s.ign
 	send := func(b *stage.Batch) error {
 		select {
@@ -350,6 +367,9 @@ func (s *Source) readUnit(ctx context.Context, stop <-chan struct{}, u *stage.Un
 						u.Parser, u.Em = unclaimed{}, unclaimedEmitter(in.Path, cfg.Opts)
 					} else {
 						s.detect(u, in.Path, head, b)
+						for native, root := range roots { // sets a map: order does not matter
+							u.Em.Continues(native, root)
+						}
 					}
 					if m, ok := u.Parser.(Members); ok && i == 0 && len(u.Files) > 1 {
 						paths := make([]string, 0, len(u.Files)-1)
@@ -475,6 +495,7 @@ func (s *Source) detect(u *stage.Unit, path string, head agt.Head, b *stage.Batc
 	if isEvents(head) {
 		u.Parser = events{}
 		u.Em = agt.NewEmitter("", FormatEvents, cfg.Opts)
+		u.Recount = nil // events pass as they are, as cat passes lines
 		return
 	}
 	p, format := forced, ""

@@ -77,13 +77,16 @@ func apply(b *Batch) {
 		em.Done()
 	}
 	ev, d := em.Take()
+	if u.Recount != nil {
+		u.Recount(ev)
+	}
 	b.events = ev
 	for _, i := range b.fixed {
 		b.Diags = append(b.Diags, agt.Diag{Src: agt.Src{Path: b.Path, Line: b.First + int64(i)}, Text: "invalid UTF-8 replaced with U+FFFD"})
 	}
 	b.Diags = append(b.Diags, d...)
 	if b.End { // the unit's state is no longer needed
-		u.Parser, u.Em = nil, nil
+		u.Parser, u.Em, u.Recount = nil, nil, nil
 	}
 }
 

@@ -86,6 +86,11 @@ type Unit struct {
 	Files  []Input
 	Parser agt.Parser
 	Em     *agt.Emitter
+	// Recount, when set, sees the events of each of the unit's batches as
+	// soon as its parser made them, in input order, on the one goroutine
+	// that applies records, and may replace them (the source's records
+	// that an earlier unit already held: provider.Source).
+	Recount func(evs []agt.Event)
 }
 
 // Batch is a run of lines of one unit's file, and what the stages make of

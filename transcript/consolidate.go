@@ -29,9 +29,15 @@ type Flush func(unit string, t *Transcript, events []agt.Event) error
 // transcripts whether they arrive from a pipe or from an in-process parse,
 // and memory holds the sessions of one group.
 //
-// A record present in several copies counts once: an event counts unless
-// its session already had an event of the same id as many times in an
-// earlier copy. Ids are made from the session and the native record id (a
+// A record present in several copies counts once. agt-parse already says
+// so within one run (provider.Source): its later occurrences are duplicate
+// events (meta type duplicate, meta.of the id of the event they repeat),
+// which count for nothing here but as an occurrence of that id, and whose
+// meta.continues, on the first one that has it, is the session the
+// transcript continues (Transcript.Continues). For events given apart (the
+// outputs of two runs), the same rule is decided here again: an event
+// counts unless its session already had an event of the same id as many
+// times in an earlier copy. Ids are made from the session and the native record id (a
 // line number only for records that have none), so they are the same in
 // every copy; a copy starts where the seq numbers of a session go back
 // (each copy is read by its own emitter, whose seq numbers grow), so that
@@ -137,11 +143,22 @@ func (c *Consolidator) Add(evs []agt.Event) error {
 			c.rename(p, ev)
 		}
 		b := c.sessions[ev.Session]
+		dup := agt.DuplicateOf(ev)
+		if b == nil && dup != "" && ev.Meta.Continues == "" {
+			continue // a repeat of a session already flushed or renamed: nothing of its own
+		}
 		if b == nil {
 			b = newBuilder(ev, c.keep)
 			c.sessions[ev.Session] = b
 			c.order = append(c.order, b)
 			c.copies[ev.Session] = &copies{max: map[uint64]int32{}, cur: map[uint64]int32{}}
+		}
+		if dup != "" { // the parse said it: an occurrence of dup, counted for nothing
+			c.copies[ev.Session].seen(maphash.String(c.seed, dup), ev.Seq)
+			if p := ev.Meta.Continues; p != "" && b.t.Continues == "" {
+				b.t.Continues = strings.Clone(p)
+			}
+			continue
 		}
 		if ev.ID != "" && c.copies[ev.Session].seen(maphash.String(c.seed, ev.ID), ev.Seq) {
 			continue

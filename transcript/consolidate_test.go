@@ -98,3 +98,45 @@ func TestNamedLate(t *testing.T) {
 		})
 	}
 }
+
+// TestDuplicates: duplicate events (the parse's word that a record was
+// read before) count for nothing but as an occurrence of the event they
+// repeat, so the consolidator's own rule still holds beside them (a third
+// r2 in the copy counts once more); the first that names another session
+// gives the transcript's continues; a duplicate of a session with no
+// transcript open and no other session named makes none.
+func TestDuplicates(t *testing.T) {
+	ev := func(path string, line int64, session, id string, seq int64) agt.Event {
+		return agt.Event{Schema: agt.Schema, Provider: "claude", Format: "claude-session", Session: agt.SessionID("claude", session),
+			NativeSession: session, ID: id, Seq: seq, Kind: agt.KindUser, Text: agt.Raw(`"` + id + `"`), Stream: agt.StreamMain, Src: agt.Src{Path: path, Line: line}}
+	}
+	dup := func(e agt.Event, of, continues string) agt.Event {
+		e.ID, e.Kind, e.Text, e.Meta = "dup-"+e.ID+e.Src.Path, agt.KindMeta, nil, &agt.Meta{Type: agt.MetaDuplicate, Of: of, Continues: continues}
+		return e
+	}
+	var got []string
+	cons := transcript.NewConsolidator(func(p string) string { return p }, true, func(unit string, tr *transcript.Transcript, evs []agt.Event) error {
+		got = append(got, fmt.Sprintf("%s %s continues %q: %d messages", unit, tr.NativeSession, tr.Continues, tr.Counts.Messages))
+		return nil
+	})
+	in := []agt.Event{
+		ev("a", 1, "s1", "r1", 0), ev("a", 2, "s1", "r2", 1), ev("a", 3, "s1", "r2", 2),
+		// a copy: r1 and two r2 repeat a's, a third r2 and r4 are its own
+		dup(ev("b", 1, "s1", "r1", 0), "r1", ""), dup(ev("b", 2, "s1", "r2", 1), "r2", ""), dup(ev("b", 3, "s1", "r2", 2), "r2", ""),
+		ev("b", 4, "s1", "r2", 3), ev("b", 5, "s1", "r4", 4),
+		// a resumed session: its copy of r1 repeats s1's, then its own
+		dup(ev("c", 1, "s3", "x1", 0), "r1", "s1"), ev("c", 2, "s3", "x2", 1),
+		// a copy of a session no transcript holds: nothing
+		dup(ev("d", 1, "s4", "y1", 0), "y0", ""),
+	}
+	if err := cons.Add(in); err != nil {
+		t.Fatal(err)
+	}
+	if err := cons.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`a s1 continues "": 5 messages`, `c s3 continues "s1": 1 messages`}
+	if !slices.Equal(got, want) {
+		t.Errorf("transcripts %q, want %q", got, want)
+	}
+}

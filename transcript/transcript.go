@@ -38,9 +38,13 @@ const (
 
 // Transcript is one agt.transcript/1 line. Field order is the wire order.
 type Transcript struct {
-	Schema        string     `json:"schema"`
-	Session       string     `json:"session"`
-	NativeSession string     `json:"native_session"`
+	Schema        string `json:"schema"`
+	Session       string `json:"session"`
+	NativeSession string `json:"native_session"`
+	// Continues is the native id of the session this one continues (a
+	// resumed or forked session given with its original): the records it
+	// holds of it count in the original's transcript, not in this one.
+	Continues     string     `json:"continues,omitempty"`
 	Provider      string     `json:"provider"`
 	Format        string     `json:"format"`
 	Model         string     `json:"model,omitempty"`

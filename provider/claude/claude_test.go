@@ -256,3 +256,26 @@ func TestUsageWhenFinal(t *testing.T) {
 		t.Errorf("output per call = %v, want m1 12, m2 3", total)
 	}
 }
+
+// TestLineage: a session log's lineage is the uuid and timestamp of its
+// head's first record that has a uuid (metadata records before it left
+// out); a sidechain file and live output have none.
+func TestLineage(t *testing.T) {
+	snapshot := `{"type":"file-history-snapshot","messageId":"m1","snapshot":{},"isSnapshotUpdate":false}`
+	user := `{"type":"user","uuid":"u1","sessionId":"s2","timestamp":"2026-01-15T10:00:00Z","message":{"role":"user","content":"hi"}}`
+	side := `{"type":"user","uuid":"c1","sessionId":"s1","isSidechain":true,"agentId":"a1","timestamp":"2026-01-15T10:00:00Z","message":{"role":"user","content":"hi"}}`
+	for _, c := range []struct {
+		format string
+		lines  []string
+		want   string
+	}{
+		{claude.FormatSession, []string{snapshot, user}, "u1\x002026-01-15T10:00:00Z"},
+		{claude.FormatSession, []string{snapshot}, ""},
+		{claude.FormatSession, []string{side}, ""},
+		{claude.FormatStreamJSON, []string{user}, ""},
+	} {
+		if got := (claude.Provider{}).Lineage(c.format, providertest.Head(c.lines...)); got != c.want {
+			t.Errorf("%s %q: lineage %q, want %q", c.format, c.lines, got, c.want)
+		}
+	}
+}

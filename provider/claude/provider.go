@@ -13,6 +13,11 @@
 //     stream, or when the unit ends. A line of a call already emitted
 //     (interleaved message ids) that raises its figures gives a second usage
 //     event of the same message id with the difference.
+//   - A resumed or forked session's file, which copies the earlier session's
+//     records under its own sessionId, shares its lineage (Lineage: the uuid
+//     and timestamp of the head's first record with a uuid) with the earlier
+//     session's file: read together, the copied records count once, in the
+//     earlier session (see provider.Continuer).
 //   - Live output carries placeholder usage on its per-block assistant lines;
 //     usage comes from the result line's modelUsage as "run" events, one per
 //     model, differences from the previous result of the same session (Claude
@@ -125,4 +130,31 @@ func (Provider) Identify(format string, h agt.Head) (session string, member, ok 
 		return r.SessionID, LoneSession(r.SessionID, r.AgentID, r.IsSidechain) != r.SessionID, true
 	}
 	return "", false, false
+}
+
+// Lineage names what a session log shares with the session it continues:
+// Claude Code writes a resumed or forked session (`claude --resume`,
+// `--fork-session`) to a new file whose records copy the earlier
+// session's, each keeping its uuid, timestamp and message ids under the
+// new sessionId. The lineage is the uuid and timestamp of the first record
+// of the head that has a uuid; a sidechain file and live output have none.
+func (Provider) Lineage(format string, h agt.Head) string {
+	if format != FormatSession {
+		return ""
+	}
+	for _, line := range h.Lines {
+		var r struct {
+			UUID        string `json:"uuid"`
+			Timestamp   string `json:"timestamp"`
+			IsSidechain bool   `json:"isSidechain"`
+		}
+		if agt.API.Unmarshal(line, &r) != nil || r.UUID == "" {
+			continue
+		}
+		if r.IsSidechain {
+			return ""
+		}
+		return r.UUID + "\x00" + r.Timestamp
+	}
+	return ""
 }

@@ -594,7 +594,7 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 		var buf bytes.Buffer
 		tw := tar.NewWriter(&buf)
 		for _, sess := range []string{"s1", "s2"} {
-			body := strings.Replace(claudeLine, `"s1"`, `"`+sess+`"`, 1) + "\n"
+			body := ownSessionLine(sess) + "\n"
 			tw.WriteHeader(&tar.Header{Name: "s.jsonl", Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg})
 			tw.Write([]byte(body))
 		}
@@ -607,7 +607,7 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 		zw := zip.NewWriter(&buf)
 		for _, sess := range []string{"s1", "s2"} {
 			w, _ := zw.Create("s.jsonl")
-			w.Write([]byte(strings.Replace(claudeLine, `"s1"`, `"`+sess+`"`, 1) + "\n"))
+			w.Write([]byte(ownSessionLine(sess) + "\n"))
 		}
 		zw.Close()
 		write(t, dir, args[0], buf.Bytes())
@@ -678,7 +678,7 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 		z := gzip.NewWriter(&gz)
 		z.Write([]byte(claudeLine + "\n"))
 		z.Close()
-		inner := tarOf(true, file{"s2.jsonl", []byte(strings.Replace(claudeLine, `"s1"`, `"s2"`, 1) + "\n")})
+		inner := tarOf(true, file{"s2.jsonl", []byte(ownSessionLine("s2") + "\n")})
 		write(t, dir, args[0], tarOf(false, file{"logs/s.jsonl.gz", gz.Bytes()}, file{"logs/inner.tar.gz", inner}, file{"logs/x.zip", []byte("PK")}))
 	},
 	// foreign DIR: a folder with a Claude Code log, settings.json,
@@ -773,4 +773,14 @@ func write(t *testing.T, dir, name string, b []byte) {
 	if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 		t.Fatal(fmt.Errorf("writing %s: %w", name, err))
 	}
+}
+
+// ownSessionLine is claudeLine in session sess, with a uuid of its own: two
+// sessions whose first records share uuid and timestamp are one lineage (a
+// resumed session and its original), whose second counts nothing again.
+func ownSessionLine(sess string) string {
+	if sess == "s1" {
+		return claudeLine
+	}
+	return strings.Replace(strings.Replace(claudeLine, `"s1"`, `"`+sess+`"`, 1), `"u1"`, `"u-`+sess+`"`, 1)
 }
