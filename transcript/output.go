@@ -418,13 +418,21 @@ func (d *Dir) mkdir(name string) error {
 // its records are in this transcript. A unit outside the group keeps its
 // file, so that nothing is overwritten with less.
 func (d *Dir) pick(unit, prov, stem, session string) string {
+	var key string // the unit and its group's other units as the index names them
+	var members []string
+	if d.ix != nil {
+		key = d.ix.Key(unit)
+		for _, m := range d.cur.members {
+			members = append(members, d.ix.Key(m))
+		}
+	}
 	taken := func(s string) (string, bool) {
 		p := prov + "/" + s + ExtTranscript
 		if u, ok := d.written[nameKey(p)]; ok {
 			return u, true
 		}
 		if d.ix != nil {
-			if u, s := d.ix.OwnerSession(p); u != "" && u != unit && (s == "" || s != session || !slices.Contains(d.cur.members, u)) {
+			if u, s := d.ix.OwnerSession(p); u != "" && u != key && (s == "" || s != session || !slices.Contains(members, u)) {
 				return u, true
 			}
 		}

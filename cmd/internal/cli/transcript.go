@@ -141,7 +141,7 @@ be read, the output could not be written, or a data error under --strict,
 		if format.Ext != "" {
 			d.Exports = []transcript.Export{format}
 		}
-		inputs, d.Failed = watchReads(inputs, groups.unit)
+		inputs, d.Failed = watchReads(ix.Watch(inputs), groups.unit)
 		var bar *progress
 		diag := io.Err // the bar, when drawn: it clears itself for each message
 		if !cfg.Quiet && isTerminal(io.Err) {
