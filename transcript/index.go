@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/stage"
@@ -97,14 +98,16 @@ type IndexMember struct {
 }
 
 // IndexInput is one input file of a unit: its path (Key), the size and
-// modification time (nanoseconds) its fingerprint was made of (an archive
+// modification time (RFC 3339, UTC, to the nanosecond: a JSON number would
+// lose digits in tools that read numbers as floats, as jq) its fingerprint
+// was made of (an archive
 // member's are its archive's), and the SHA-256 and length of its content
 // when it was read whole; Archive is the SHA-256 of the archive file that
 // holds a member.
 type IndexInput struct {
 	Path    string `json:"path"`
 	Size    int64  `json:"size"`
-	MTime   int64  `json:"mtime"`
+	MTime   string `json:"mtime"`
 	SHA256  string `json:"sha256,omitempty"`
 	Length  int64  `json:"length,omitempty"`
 	Archive string `json:"archive,omitempty"`
@@ -345,7 +348,7 @@ func (ix *Index) state(files []stage.Input) ([]IndexInput, string) {
 			ok = false
 			continue
 		}
-		in[i].Size, in[i].MTime = st.Size(), st.ModTime().UnixNano()
+		in[i].Size, in[i].MTime = st.Size(), st.ModTime().UTC().Format(time.RFC3339Nano)
 	}
 	if !ok {
 		return in, ""
@@ -358,7 +361,7 @@ func (ix *Index) fingerprint(in []IndexInput) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n", ix.salt)
 	for _, f := range in {
-		fmt.Fprintf(h, "%s\x00%d\x00%d\n", f.Path, f.Size, f.MTime)
+		fmt.Fprintf(h, "%s\x00%d\x00%s\n", f.Path, f.Size, f.MTime)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -408,8 +411,9 @@ func (ix *Index) Fresh(unit string, files []stage.Input) bool {
 		}
 	}
 	if fp != "" && (!ok || e.Same != "" && own != fp) && key == unit { // not recorded, or recorded as another's
-		if same := ix.same(unit, files, in); same != "" {
-			ix.Units[unit] = IndexEntry{Fingerprint: fp, Files: []IndexFile{}, Inputs: in, Same: same}
+		known := append([]IndexInput(nil), in...) // given their content where known; ix.inputs keeps what this run reads
+		if same := ix.same(unit, files, known); same != "" {
+			ix.Units[unit] = IndexEntry{Fingerprint: fp, Files: []IndexFile{}, Inputs: known, Same: same}
 			ix.learn(unit, ix.Units[unit])
 			ix.decided[unit], ix.dirty = true, true
 			return true
@@ -620,9 +624,12 @@ func (ix *Index) filled(unit string) []IndexInput {
 			in[i].SHA256, in[i].Length = c.sum, c.length
 		}
 		if file, _, ok := strings.Cut(in[i].Path, "!/"); ok && in[i].SHA256 != "" {
-			if a, ok := ix.archive[file]; ok {
-				in[i].Archive = a
+			a, ok := ix.archive[file]
+			if !ok { // once per archive and run, whatever was met before
+				a, _ = hashFile(file)
+				ix.archive[file] = a
 			}
+			in[i].Archive = a
 		}
 	}
 	return in
