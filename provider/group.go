@@ -39,6 +39,9 @@ type Identifier interface {
 //     name; failing that it joins the group of its session as a unit of its
 //     own; with no main file at all, it is a group of its own, with the other
 //     copies of the same file name.
+//   - With cfg.Recall, the inputs an earlier run read a session from (an
+//     -o folder's index names them) join the session's group as units of
+//     their own, so that the session is made again of all of its copies.
 //   - An input whose session the head does not tell (a whole JSON document
 //     whose provider cannot tell it from its first block, standard input, a
 //     pipe, no provider, no session id in the first lines) stays a group of
@@ -71,14 +74,15 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*stage
 	}
 	groups := map[string]int{} // key → index in out
 	var out [][]*stage.Unit
-	var last []int // the index of the last input of each group
+	var last []int    // the index of the last input of each group
+	var keys []string // the key of each group
 	join := func(key string, u *stage.Unit, i int) {
 		if g, ok := groups[key]; ok && key != "" {
 			out[g], last[g] = append(out[g], u), max(last[g], i)
 			return
 		}
 		groups[key] = len(out)
-		out, last = append(out, []*stage.Unit{u}), append(last, i)
+		out, last, keys = append(out, []*stage.Unit{u}), append(last, i), append(keys, key)
 	}
 	mains := map[string][]int{} // key → main units, in order
 	for i := range units {
@@ -133,7 +137,7 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*stage
 	for i, u := range units {
 		pos[u] = i
 	}
-	for _, g := range out {
+	order := func(g []*stage.Unit) {
 		if len(g) > 1 {
 			sort.SliceStable(g, func(a, b int) bool {
 				ia, ib := ids[pos[g[a]]], ids[pos[g[b]]]
@@ -144,16 +148,41 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*stage
 			})
 		}
 	}
+	for _, g := range out {
+		order(g)
+	}
+	if cfg.Recall != nil { // the inputs an earlier run read the session from join its group
+		for gi, key := range keys {
+			prov, native, ok := strings.Cut(key, "\x00")
+			if !ok || native == "" || strings.Contains(native, "\x00") || len(out[gi]) == 0 { // unknown, or a member file alone
+				continue
+			}
+			var files []stage.Input
+			for _, u := range out[gi] {
+				files = append(files, u.Files...)
+			}
+			extra := Units(cfg.Recall(prov, native, files))
+			for _, u := range extra {
+				size, _ := reopenable(u.Files[0])
+				pos[u] = len(units)
+				units, ids = append(units, u), append(ids, ident{key: key, size: size})
+				out[gi] = append(out[gi], u)
+			}
+			if len(extra) > 0 {
+				order(out[gi])
+			}
+		}
+	}
 	// groups in the order of their last inputs: the members of an archive
 	// (a backup), which come after the files they copy, are then read in
 	// archive order, without going back in it
-	order := make([]int, len(out))
-	for i := range order {
-		order[i] = i
+	seq := make([]int, len(out))
+	for i := range seq {
+		seq[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return last[order[a]] < last[order[b]] })
+	sort.SliceStable(seq, func(a, b int) bool { return last[seq[a]] < last[seq[b]] })
 	var kept [][]*stage.Unit
-	for _, gi := range order {
+	for _, gi := range seq {
 		if len(out[gi]) > 0 {
 			kept = append(kept, out[gi])
 		}

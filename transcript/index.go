@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -64,6 +65,7 @@ type Index struct {
 	bySum    map[string][]string     // content SHA-256 → units whose inputs hold it
 	byMember map[string]IndexInput   // archive SHA-256 NUL member name → the member's record
 	lengths  map[int64]bool          // lengths of the contents recorded
+	sessions map[string][]string     // agt session id → units whose files held it
 	keys     sync.Map                // unit or path → Key
 	decided  map[string]bool         // group → whether it was found fresh in this run
 	group    map[string]string       // unit → the unit whose group it belongs to
@@ -166,7 +168,7 @@ func LoadIndex(root, salt string) (*Index, error) {
 	ix := &Index{Schema: indexSchema, root: r, run: RunTag(), salt: salt, Units: map[string]IndexEntry{}, pending: map[string]string{},
 		inputs: map[string][]IndexInput{}, decided: map[string]bool{}, group: map[string]string{}, owner: map[string]string{},
 		read: map[string]content{}, archive: map[string]string{}, byPath: map[string]IndexInput{}, bySum: map[string][]string{},
-		byMember: map[string]IndexInput{}, lengths: map[int64]bool{}}
+		byMember: map[string]IndexInput{}, lengths: map[int64]bool{}, sessions: map[string][]string{}}
 	b, err := r.ReadFile(IndexName)
 	if err == nil {
 		ix.Units = decodeIndex(b, ix.Key)
@@ -270,6 +272,11 @@ func (ix *Index) learn(unit string, e IndexEntry) {
 			if _, name, ok := strings.Cut(in.Path, "!/"); ok {
 				ix.byMember[in.Archive+"\x00"+name] = in
 			}
+		}
+	}
+	for _, f := range e.Files {
+		if us := ix.sessions[f.Session]; f.Session != "" && !slices.Contains(us, unit) {
+			ix.sessions[f.Session] = append(us, unit)
 		}
 	}
 	for _, in := range e.Inputs {
@@ -391,12 +398,19 @@ func (ix *Index) Note(unit string, files []stage.Input) {
 // recorded as that unit's (Same), and so is again when its own inputs
 // change. A recorded unit whose inputs changed is converted again. When not fresh, the unit's fingerprint is kept
 // for Done.
-func (ix *Index) Fresh(unit string, files []stage.Input) bool {
+func (ix *Index) Fresh(unit string, files []stage.Input) bool { return ix.fresh(unit, files, true) }
+
+// Known reports what Fresh would, without noting or recording anything.
+func (ix *Index) Known(unit string, files []stage.Input) bool { return ix.fresh(unit, files, false) }
+
+func (ix *Index) fresh(unit string, files []stage.Input, commit bool) bool {
 	in, fp := ix.state(files)
 	unit = ix.Key(unit)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	ix.pending[unit], ix.inputs[unit] = fp, in
+	if commit {
+		ix.pending[unit], ix.inputs[unit] = fp, in
+	}
 	key, own := unit, ""
 	e, ok := ix.Units[unit]
 	if ok {
@@ -413,14 +427,16 @@ func (ix *Index) Fresh(unit string, files []stage.Input) bool {
 	if fp != "" && (!ok || e.Same != "" && own != fp) && key == unit { // not recorded, or recorded as another's
 		known := append([]IndexInput(nil), in...) // given their content where known; ix.inputs keeps what this run reads
 		if same := ix.same(unit, files, known); same != "" {
-			ix.Units[unit] = IndexEntry{Fingerprint: fp, Files: []IndexFile{}, Inputs: known, Same: same}
-			ix.learn(unit, ix.Units[unit])
-			ix.decided[unit], ix.dirty = true, true
+			if commit {
+				ix.Units[unit] = IndexEntry{Fingerprint: fp, Files: []IndexFile{}, Inputs: known, Same: same}
+				ix.learn(unit, ix.Units[unit])
+				ix.decided[unit], ix.dirty = true, true
+			}
 			return true
 		}
 	}
 	if fp == "" || !ok || own != fp {
-		if key == unit {
+		if key == unit && commit {
 			ix.decided[unit] = false
 		}
 		return false
@@ -428,9 +444,42 @@ func (ix *Index) Fresh(unit string, files []stage.Input) bool {
 	fresh, done := ix.decided[key]
 	if !done {
 		fresh = ix.groupFresh(e)
-		ix.decided[key] = fresh
+		if commit {
+			ix.decided[key] = fresh
+		}
 	}
 	return fresh
+}
+
+// Recall is the paths (keys) of the inputs the units holding session (an
+// agt session id) were read from, but those skip tells to leave out (this
+// run's own inputs), and those no longer there.
+func (ix *Index) Recall(session string, skip func(key string) bool) []string {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	var out []string
+	seen := map[string]bool{}
+	for _, unit := range ix.sessions[session] {
+		e, ok := ix.Units[unit]
+		if !ok || !slices.ContainsFunc(e.Files, func(f IndexFile) bool { return f.Session == session }) {
+			continue // it gave the session's file up since
+		}
+		all := append([]IndexInput(nil), e.Inputs...)
+		for _, m := range e.Members {
+			all = append(all, m.Inputs...)
+		}
+		for _, in := range all {
+			if seen[in.Path] || skip(in.Path) {
+				continue
+			}
+			seen[in.Path] = true
+			file, _, _ := strings.Cut(in.Path, "!/")
+			if st, err := os.Stat(file); err == nil && st.Mode().IsRegular() {
+				out = append(out, in.Path)
+			}
+		}
+	}
+	return out
 }
 
 // groupFresh reports whether a recorded group is as it was: its units'
@@ -523,6 +572,10 @@ func (ix *Index) same(unit string, files []stage.Input, in []IndexInput) string 
 // sum is the SHA-256 of the content of f, or "" when unknown; rec (f's
 // record) is given it (ix.mu held).
 func (ix *Index) sum(f stage.Input, rec *IndexInput) string {
+	if c, ok := ix.read[rec.Path]; ok && !strings.Contains(rec.Path, "!/") {
+		rec.SHA256, rec.Length = c.sum, c.length
+		return c.sum
+	}
 	if prev, ok := ix.byPath[rec.Path]; ok && prev.Size == rec.Size && prev.MTime == rec.MTime {
 		rec.SHA256, rec.Length, rec.Archive = prev.SHA256, prev.Length, prev.Archive
 		return rec.SHA256
@@ -549,6 +602,7 @@ func (ix *Index) sum(f stage.Input, rec *IndexInput) string {
 		return ""
 	}
 	rec.SHA256, rec.Length = s, rec.Size
+	ix.read[rec.Path] = content{sum: s, length: rec.Size} // hashed once a run
 	return s
 }
 

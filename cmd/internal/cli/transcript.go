@@ -141,7 +141,9 @@ be read, the output could not be written, or a data error under --strict,
 		if format.Ext != "" {
 			d.Exports = []transcript.Export{format}
 		}
-		inputs, d.Failed = watchReads(ix.Watch(inputs), groups.unit)
+		wrap, readFailed := watchReads(groups.unit)
+		inputs, d.Failed = wrap(ix.Watch(inputs)), readFailed
+		cfg.Recall = recall(ix, inputs, c.Bool("force"), wrap)
 		var bar *progress
 		diag := io.Err // the bar, when drawn: it clears itself for each message
 		if !cfg.Quiet && isTerminal(io.Err) {
@@ -237,11 +239,11 @@ func (g *groupOf) unit(path string) string {
 	return provider.UnitKey(path)
 }
 
-// watchReads wraps the inputs so that a failed open or read marks the group
-// of units the input is read in (unitOf, asked when it fails): failed
-// reports it, so that a group whose input could not be read whole is not
-// recorded as done.
-func watchReads(inputs []stage.Input, unitOf func(path string) string) ([]stage.Input, func(unit string) bool) {
+// watchReads gives a wrapper of inputs such that a failed open or read
+// marks the group of units the input is read in (unitOf, asked when it
+// fails): failed reports it, so that a group whose input could not be read
+// whole is not recorded as done.
+func watchReads(unitOf func(path string) string) (wrap func([]stage.Input) []stage.Input, failed func(unit string) bool) {
 	var mu sync.Mutex
 	bad := map[string]bool{}
 	mark := func(path string) {
@@ -250,23 +252,68 @@ func watchReads(inputs []stage.Input, unitOf func(path string) string) ([]stage.
 		bad[unit] = true
 		mu.Unlock()
 	}
-	out := make([]stage.Input, len(inputs))
-	for i, in := range inputs {
-		path, open := in.Path, in.Open
-		in.Open = func() (goio.ReadCloser, error) {
-			rc, err := open()
-			if err != nil {
-				mark(path)
-				return nil, err
+	wrap = func(inputs []stage.Input) []stage.Input {
+		out := make([]stage.Input, len(inputs))
+		for i, in := range inputs {
+			path, open := in.Path, in.Open
+			in.Open = func() (goio.ReadCloser, error) {
+				rc, err := open()
+				if err != nil {
+					mark(path)
+					return nil, err
+				}
+				return &watched{ReadCloser: rc, fail: func() { mark(path) }}, nil
 			}
-			return &watched{ReadCloser: rc, fail: func() { mark(path) }}, nil
+			out[i] = in
 		}
-		out[i] = in
+		return out
 	}
-	return out, func(unit string) bool {
+	return wrap, func(unit string) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return bad[unit]
+	}
+}
+
+// recall is the Recall of a -o run (provider.Config): a session whose
+// group is not up to date is read together with the inputs the index says
+// earlier runs read it from (those still there, and not among this run's
+// inputs), so that a session met again is merged into its transcript by
+// the union rule of one run. Under --force every session is.
+func recall(ix *transcript.Index, inputs []stage.Input, force bool, wrap func([]stage.Input) []stage.Input) func(prov, native string, files []stage.Input) []stage.Input {
+	own := map[string]bool{}
+	for _, in := range inputs {
+		own[ix.Key(in.Path)] = true
+	}
+	archives := map[string]map[string]stage.Input{} // archive → its members, listed once
+	return func(prov, native string, files []stage.Input) []stage.Input {
+		if !force && ix.Known(provider.UnitKey(agt.PathText(files[0].Path)), files) {
+			return nil
+		}
+		var out []stage.Input
+		for _, p := range ix.Recall(agt.SessionID(prov, native), func(k string) bool { return own[k] }) {
+			file, _, member := strings.Cut(p, "!/")
+			if !member {
+				out = append(out, stage.FileInput(p))
+				continue
+			}
+			ms, ok := archives[file]
+			if !ok {
+				ms = map[string]stage.Input{}
+				listed, _ := stage.Expand([]string{file}, nil, provider.Claim)
+				for _, in := range listed {
+					ms[in.Path] = in
+				}
+				archives[file] = ms
+			}
+			if in, ok := ms[p]; ok {
+				out = append(out, in)
+			}
+		}
+		for _, in := range out {
+			own[ix.Key(in.Path)] = true // read once
+		}
+		return wrap(ix.Watch(out))
 	}
 }
 
