@@ -224,3 +224,106 @@ func TestOutputBackupLater(t *testing.T) {
 	runApp(t, Transcript, nil, "-q", "-o", out, tree, backup)
 	checkOnce(t, out, want, "both")
 }
+
+// twoCopies writes a session as live/a.jsonl and as backup/a.jsonl, each
+// with a record the other lacks, under dir.
+func twoCopies(t *testing.T, dir string) (live, backup string) {
+	t.Helper()
+	line := func(uuid, ts, text string) string {
+		return `{"type":"user","uuid":"` + uuid + `","sessionId":"s1","timestamp":"2026-01-15T10:00:0` + ts + `Z","message":{"role":"user","content":"` + text + `"}}` + "\n"
+	}
+	live, backup = filepath.Join(dir, "live", "a.jsonl"), filepath.Join(dir, "backup", "a.jsonl")
+	for p, body := range map[string]string{
+		live:   line("u1", "0", "first") + line("u3", "2", "only in the live file"),
+		backup: line("u1", "0", "first") + line("u2", "1", "only in the backup"),
+	} {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return live, backup
+}
+
+// TestOutputIndexV2: a folder whose index has the previous layout
+// (agt.index/2: units keyed by their path as typed, inputs as paths) keeps
+// its names: the unit is converted again once, over its own file, and the
+// index is then of the current layout.
+func TestOutputIndexV2(t *testing.T) {
+	dir := t.TempDir()
+	live, _ := twoCopies(t, dir)
+	out := filepath.Join(dir, "out")
+	runApp(t, Transcript, nil, "-q", "-o", out, live)
+	written, _ := os.ReadFile(filepath.Join(out, "claude", "s1.transcript.jsonl"))
+	var ix struct {
+		Units map[string]struct {
+			Files []json.RawMessage `json:"files"`
+		} `json:"units"`
+	}
+	b, _ := os.ReadFile(filepath.Join(out, ".agt-index.json"))
+	if err := json.Unmarshal(b, &ix); err != nil || len(ix.Units) != 1 {
+		t.Fatalf("index: %v, %s", err, b)
+	}
+	var files []json.RawMessage
+	for _, e := range ix.Units {
+		files = e.Files
+	}
+	// as agt wrote it before: the path as typed (relative), inputs as paths
+	old, _ := json.Marshal(map[string]any{"schema": "agt.index/2", "units": map[string]any{
+		"live/a.jsonl": map[string]any{"fingerprint": "0000", "files": files, "inputs": []string{"live/a.jsonl"}}}})
+	if err := os.WriteFile(filepath.Join(out, ".agt-index.json"), old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// the file changed by hand: a unit that lost its name would leave it be
+	os.WriteFile(filepath.Join(out, "claude", "s1.transcript.jsonl"), []byte("{}\n"), 0o644)
+	t.Chdir(dir)
+	code, _, stderr := runCode(t, Transcript, nil, "-o", "out", "live/a.jsonl")
+	if code != 0 || !strings.Contains(stderr, " 1 sessions, 0 inputs skipped") || strings.Contains(stderr, "is written as") {
+		t.Errorf("after the old index: exit %d, %s", code, stderr)
+	}
+	names, _ := filepath.Glob(filepath.Join(out, "claude", "*"))
+	if got, _ := os.ReadFile(filepath.Join(out, "claude", "s1.transcript.jsonl")); len(names) != 1 || !bytes.Equal(got, written) {
+		t.Errorf("files %v; s1.transcript.jsonl %q, want the first run's", names, got)
+	}
+	b, _ = os.ReadFile(filepath.Join(out, ".agt-index.json"))
+	if !bytes.Contains(b, []byte(`"schema":"agt.index/3"`)) {
+		t.Errorf("index not migrated: %s", b)
+	}
+	code, _, stderr = runCode(t, Transcript, nil, "-o", "out", live)
+	if code != 0 || !strings.Contains(stderr, " 0 sessions, 1 inputs skipped") {
+		t.Errorf("again, by its absolute path: exit %d, %s", code, stderr)
+	}
+}
+
+// TestOutputRecallNotFromFolder: whatever the index names as a session's
+// earlier inputs, a file in the output folder (or a relative path) is
+// never read back when the session is met again.
+func TestOutputRecallNotFromFolder(t *testing.T) {
+	dir := t.TempDir()
+	live, backup := twoCopies(t, dir)
+	out := filepath.Join(dir, "out")
+	runApp(t, Transcript, nil, "-q", "-o", out, live)
+	planted := filepath.Join(out, "claude", "planted.jsonl")
+	os.WriteFile(planted, []byte(`{"type":"user","uuid":"u9","sessionId":"s1","timestamp":"2026-01-15T10:00:09Z","message":{"role":"user","content":"read back from the folder"}}`+"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "rel.jsonl"), []byte(`{"type":"user","uuid":"u8","sessionId":"s1","timestamp":"2026-01-15T10:00:08Z","message":{"role":"user","content":"read by a relative path"}}`+"\n"), 0o644)
+	var ix map[string]any
+	b, _ := os.ReadFile(filepath.Join(out, ".agt-index.json"))
+	if err := json.Unmarshal(b, &ix); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ix["units"].(map[string]any) {
+		e := e.(map[string]any)
+		e["inputs"] = append(e["inputs"].([]any), map[string]any{"path": planted, "size": 1, "mtime": "x"}, map[string]any{"path": "rel.jsonl", "size": 1, "mtime": "x"})
+	}
+	b, _ = json.Marshal(ix)
+	os.WriteFile(filepath.Join(out, ".agt-index.json"), b, 0o644)
+	t.Chdir(dir)
+	runApp(t, Transcript, nil, "-q", "-o", out, backup)
+	got, _ := os.ReadFile(filepath.Join(out, "claude", "s1.transcript.jsonl"))
+	if !bytes.Contains(got, []byte("only in the backup")) || !bytes.Contains(got, []byte("only in the live file")) {
+		t.Errorf("the copies were not merged: %s", got)
+	}
+	if bytes.Contains(got, []byte("read back")) || bytes.Contains(got, []byte("relative path")) {
+		t.Errorf("an input the index named in the output folder or by a relative path was read: %s", got)
+	}
+}

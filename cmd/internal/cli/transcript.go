@@ -143,7 +143,7 @@ be read, the output could not be written, or a data error under --strict,
 		}
 		wrap, readFailed := watchReads(groups.unit)
 		inputs, d.Failed = wrap(ix.Watch(inputs)), readFailed
-		cfg.Recall = recall(ix, inputs, c.Bool("force"), wrap)
+		cfg.Recall = recall(ix, inputs, c.Bool("force"), wrap, inFolder(out))
 		var bar *progress
 		diag := io.Err // the bar, when drawn: it clears itself for each message
 		if !cfg.Quiet && isTerminal(io.Err) {
@@ -280,7 +280,11 @@ func watchReads(unitOf func(path string) string) (wrap func([]stage.Input) []sta
 // earlier runs read it from (those still there, and not among this run's
 // inputs), so that a session met again is merged into its transcript by
 // the union rule of one run. Under --force every session is.
-func recall(ix *transcript.Index, inputs []stage.Input, force bool, wrap func([]stage.Input) []stage.Input) func(prov, native string, files []stage.Input) []stage.Input {
+//
+// Only absolute paths outside the output folder are read (skip, for the
+// others): the index is a file of that folder, and whatever it says, the
+// folder is never read back.
+func recall(ix *transcript.Index, inputs []stage.Input, force bool, wrap func([]stage.Input) []stage.Input, skip func(path string) bool) func(prov, native string, files []stage.Input) []stage.Input {
 	own := map[string]bool{}
 	for _, in := range inputs {
 		own[ix.Key(in.Path)] = true
@@ -291,7 +295,7 @@ func recall(ix *transcript.Index, inputs []stage.Input, force bool, wrap func([]
 			return nil
 		}
 		var out []stage.Input
-		for _, p := range ix.Recall(agt.SessionID(prov, native), func(k string) bool { return own[k] }) {
+		for _, p := range ix.Recall(agt.SessionID(prov, native), func(k string) bool { return own[k] || !filepath.IsAbs(k) || skip(k) }) {
 			file, _, member := strings.Cut(p, "!/")
 			if !member {
 				out = append(out, stage.FileInput(p))
@@ -335,9 +339,27 @@ func (w *watched) Read(p []byte) (int, error) {
 // walk, or named), so that a run never reads its own output back; a named
 // argument in it gets a warning.
 func outsideOf(c *cli.Context, io IO, out string, inputs []stage.Input) []stage.Input {
+	inOut := inFolder(out)
+	for _, a := range operands(c) {
+		if inOut(a) && !c.Bool("quiet") {
+			fmt.Fprintf(io.Err, "%s: %s: in the output folder %s; not read\n", c.App.Name, a, out)
+		}
+	}
+	kept := inputs[:0:0]
+	for _, in := range inputs {
+		if !inOut(in.Path) {
+			kept = append(kept, in)
+		}
+	}
+	return kept
+}
+
+// inFolder tells whether a path lies in the folder out (by its path, or
+// with links resolved; an archive member by its archive).
+func inFolder(out string) func(p string) bool {
 	abs, err := filepath.Abs(out)
 	if err != nil {
-		return inputs
+		return func(string) bool { return false }
 	}
 	roots := []string{abs}
 	if r, err := filepath.EvalSymlinks(abs); err == nil && r != abs {
@@ -374,18 +396,7 @@ func outsideOf(c *cli.Context, io IO, out string, inputs []stage.Input) []stage.
 		}
 		return r != "" && within(filepath.Join(r, filepath.Base(a)))
 	}
-	for _, a := range operands(c) {
-		if inOut(a) && !c.Bool("quiet") {
-			fmt.Fprintf(io.Err, "%s: %s: in the output folder %s; not read\n", c.App.Name, a, out)
-		}
-	}
-	kept := inputs[:0:0]
-	for _, in := range inputs {
-		if !inOut(in.Path) {
-			kept = append(kept, in)
-		}
-	}
-	return kept
+	return inOut
 }
 
 // outcome turns a run's end into the app's error: a data error under
