@@ -161,7 +161,7 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*stage
 			for _, u := range out[gi] {
 				files = append(files, u.Files...)
 			}
-			extra := Units(cfg.Recall(prov, native, files))
+			extra := recalled(cfg, forced, out[gi], Units(cfg.Recall(prov, native, files)))
 			for _, u := range extra {
 				size, _ := reopenable(u.Files[0])
 				pos[u] = len(units)
@@ -188,6 +188,44 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*stage
 		}
 	}
 	return kept
+}
+
+// recalled makes units of the inputs an earlier run read a session from:
+// as in one run, a member file (a Claude Code 2.0 sidechain file) joins a
+// main file's unit, one in its folder first (among the recalled units,
+// then the group's), else the first that has no file of its name; failing
+// that it is a unit of its own. It returns the units to add to the group.
+func recalled(cfg Config, forced Provider, group, extra []*stage.Unit) []*stage.Unit {
+	var mains, members []*stage.Unit
+	for _, u := range extra {
+		if _, _, member := identify(cfg, forced, u.Files[0]); member {
+			members = append(members, u)
+		} else {
+			mains = append(mains, u)
+		}
+	}
+	for _, m := range members {
+		dir, base := path.Dir(m.Files[0].Path), path.Base(m.Files[0].Path)
+		var into *stage.Unit
+		for _, pass := range []func(u *stage.Unit) bool{
+			func(u *stage.Unit) bool { return path.Dir(u.Files[0].Path) == dir },
+			func(u *stage.Unit) bool { return true },
+		} {
+			for _, us := range [][]*stage.Unit{mains, group} {
+				for _, u := range us {
+					if into == nil && pass(u) && !hasBase(u, base) {
+						into = u
+					}
+				}
+			}
+		}
+		if into != nil {
+			into.Files = append(into.Files, m.Files...)
+		} else {
+			mains = append(mains, m)
+		}
+	}
+	return mains
 }
 
 // hasBase tells whether u reads a file of the base name b.

@@ -327,3 +327,56 @@ func TestOutputRecallNotFromFolder(t *testing.T) {
 		t.Errorf("an input the index named in the output folder or by a relative path was read: %s", got)
 	}
 }
+
+// TestOutputOlderBackupThenTree: an older backup (every session file cut to
+// its first half) converted first, then in a later run the tree: each
+// session is read again with its backup copy and rewritten in place, so
+// the folder holds one transcript per session with the tree's costs, as
+// one run over both gives; the backup given again converts nothing new.
+func TestOutputOlderBackupThenTree(t *testing.T) {
+	root := t.TempDir()
+	tree := claudeTree(t, filepath.Join(root, "live"))
+	backup := claudeTree(t, filepath.Join(root, "backup"))
+	filepath.WalkDir(backup, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			b, _ := os.ReadFile(p)
+			lines := bytes.SplitAfter(b, []byte("\n"))
+			os.WriteFile(p, bytes.Join(lines[:(len(lines)+1)/2], nil), 0o644)
+		}
+		return nil
+	})
+	want := runApp(t, Transcript, nil, "-q", tree)
+	if both := runApp(t, Transcript, nil, "-q", tree, backup); !bytes.Equal(both, want) {
+		t.Fatal("the tree with its older backup differs from the tree: the union rule of one run does not hold")
+	}
+	if part := runApp(t, Transcript, nil, "-q", backup); bytes.Equal(part, want) {
+		t.Fatal("the cut backup gives the tree's transcripts: the test proves nothing")
+	}
+	out := filepath.Join(root, "out")
+	runApp(t, Transcript, nil, "-q", "-o", out, backup)
+	code, _, stderr := runCode(t, Transcript, nil, "-o", out, tree)
+	if code != 0 || strings.Contains(stderr, "is written as") || strings.Contains(stderr, "kept as it is") {
+		t.Errorf("the tree after its backup: exit %d, %s", code, stderr)
+	}
+	checkOnce(t, out, want, "the tree after its older backup")
+	var got [][]byte
+	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".transcript.jsonl") {
+			b, _ := os.ReadFile(p)
+			got = append(got, b)
+		}
+		return nil
+	})
+	sort.Slice(got, func(i, j int) bool { return bytes.Compare(got[i], got[j]) < 0 })
+	lines := bytes.SplitAfter(want, []byte("\n"))
+	lines = lines[:len(lines)-1]
+	sort.Slice(lines, func(i, j int) bool { return bytes.Compare(lines[i], lines[j]) < 0 })
+	if !bytes.Equal(bytes.Join(got, nil), bytes.Join(lines, nil)) {
+		t.Error("the folder's transcripts are not the one run's, byte for byte")
+	}
+	code, _, stderr = runCode(t, Transcript, nil, "-o", out, backup)
+	if code != 0 || !strings.Contains(stderr, " 0 sessions, ") {
+		t.Errorf("the backup again: exit %d, %s", code, stderr)
+	}
+	checkOnce(t, out, want, "the backup again")
+}
