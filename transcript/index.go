@@ -190,7 +190,7 @@ func LoadIndex(root, salt string) (*Index, error) {
 		for _, m := range e.Members {
 			ix.group[m.Unit] = unit
 		}
-		ix.learn(unit, e)
+		ix.learn(unit, e, true)
 	}
 	removeTemps(r)
 	return ix, nil
@@ -256,9 +256,10 @@ func decodeIndex(b []byte, key func(string) string) map[string]IndexEntry {
 	return map[string]IndexEntry{}
 }
 
-// learn adds what a recorded unit's inputs hold to the lookup tables
-// (ix.mu held, or the index not yet shared).
-func (ix *Index) learn(unit string, e IndexEntry) {
+// learn adds the sessions a recorded unit's files hold and, with content,
+// what its inputs hold to the lookup tables (ix.mu held, or the index not
+// yet shared).
+func (ix *Index) learn(unit string, e IndexEntry, content bool) {
 	add := func(in IndexInput) {
 		if in.SHA256 == "" {
 			return
@@ -278,6 +279,9 @@ func (ix *Index) learn(unit string, e IndexEntry) {
 		if us := ix.sessions[f.Session]; f.Session != "" && !slices.Contains(us, unit) {
 			ix.sessions[f.Session] = append(us, unit)
 		}
+	}
+	if !content {
+		return
 	}
 	for _, in := range e.Inputs {
 		add(in)
@@ -429,7 +433,7 @@ func (ix *Index) fresh(unit string, files []stage.Input, commit bool) bool {
 		if same := ix.same(unit, files, known); same != "" {
 			if commit {
 				ix.Units[unit] = IndexEntry{Fingerprint: fp, Files: []IndexFile{}, Inputs: known, Same: same}
-				ix.learn(unit, ix.Units[unit])
+				ix.learn(unit, ix.Units[unit], false)
 				ix.decided[unit], ix.dirty = true, true
 			}
 			return true
@@ -806,7 +810,7 @@ func (ix *Index) Done(unit string, files []IndexFile, done bool, members []strin
 		ix.since += f.Size
 	}
 	ix.Units[unit] = e
-	ix.learn(unit, e)
+	ix.learn(unit, e, false) // its content is known from the next run: what this run skips does not hang on the writers' pace
 	ix.dirty = true
 }
 
