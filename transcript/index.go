@@ -400,8 +400,8 @@ func (ix *Index) Note(unit string, files []stage.Input) {
 // fresh when the content of its files is already in a recorded unit's
 // intact files (the same files under other paths: see same); it is then
 // recorded as that unit's (Same), and so is again when its own inputs
-// change. A recorded unit whose inputs changed is converted again. When not fresh, the unit's fingerprint is kept
-// for Done.
+// change. A recorded unit whose inputs changed is converted again. When
+// not fresh, the unit's fingerprint is kept for Done.
 func (ix *Index) Fresh(unit string, files []stage.Input) bool { return ix.fresh(unit, files, true) }
 
 // Known reports what Fresh would, without noting or recording anything.
