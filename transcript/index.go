@@ -446,11 +446,9 @@ func (ix *Index) fresh(unit string, files []stage.Input, commit bool) bool {
 		return false
 	}
 	fresh, done := ix.decided[key]
-	if !done {
+	if !done { // kept by Known too: the group's outputs are hashed once a run
 		fresh = ix.groupFresh(e)
-		if commit {
-			ix.decided[key] = fresh
-		}
+		ix.decided[key] = fresh
 	}
 	return fresh
 }
