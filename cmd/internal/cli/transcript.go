@@ -38,10 +38,15 @@ copies counts once.
 Without -o the transcripts go to stdout. With -o DIR each session is written to
 DIR/<provider>/<session>.transcript.jsonl through a temporary file and a rename;
 names are made safe, nothing is written outside DIR, and a session whose name
-another session took gets <session>~<hash>.transcript.jsonl (with a warning). DIR/.agt-index.json remembers what each input gave: a second run
-skips inputs that did not change (size and modification time) and whose files
-are intact, unless --force. One run at a time writes to DIR; DIR is never read
-as input. --stream-log raw adds <session>.stream.jsonl (every event) beside
+another session took gets <session>~<hash>.transcript.jsonl (with a warning).
+DIR/.agt-index.json remembers what each input gave, by its absolute path and
+its content: a second run skips inputs that did not change (size and
+modification time) and whose files are intact, and inputs whose content is
+already converted (the same archive or tree typed another way, found by
+--discover, a copy), unless --force. A session met again from new inputs is
+read again with its earlier inputs and rewritten in place, each record counted
+once (its transcript is kept, with a warning, when those are gone). One run at
+a time writes to DIR; DIR is never read as input. --stream-log raw adds <session>.stream.jsonl (every event) beside
 each transcript, --stream-log summary adds <session>.stream.log (one readable
 line per message, tool call and result). --format atif|otlp|agentv writes each
 session as an ATIF v1.7 trajectory, an OTLP JSON trace (GenAI conventions) or
