@@ -440,7 +440,7 @@ func (d *Dir) kept(unit, prov, stem, session string) bool {
 		}
 	}
 	if d.Warn != nil {
-		d.Warn(fmt.Sprintf("%s holds this session as read from %s, which cannot be read again with %s (gone, or not named by its first lines): kept as it is, without the records only %s holds (convert it into another folder to see them)",
+		d.Warn(fmt.Sprintf("%s holds this session as read from %s, which cannot be read again with %s (gone, not named by its first lines, or events piped in): kept as it is, without the records only %s holds (convert it into another folder to see them)",
 			p, printable(owner), printable(unit), printable(unit)))
 	}
 	return true
