@@ -380,3 +380,27 @@ func TestOutputOlderBackupThenTree(t *testing.T) {
 	}
 	checkOnce(t, out, want, "the backup again")
 }
+
+// TestOutputTreeThenArchive: the reverse of the four spellings' last step:
+// a tree, then its archive in a later run. The archive's members are
+// known only once read, so its sessions are read with the tree's files and
+// rewritten in place (the same transcripts); a run after that converts
+// nothing.
+func TestOutputTreeThenArchive(t *testing.T) {
+	root := t.TempDir()
+	claudeTree(t, root)
+	archive := filepath.Join(root, "claude.tar.gz")
+	tarGzTree(t, archive, root, ".claude")
+	want := runApp(t, Transcript, nil, "-q", filepath.Join(root, ".claude"))
+	out := filepath.Join(root, "out")
+	runApp(t, Transcript, nil, "-q", "-o", out, filepath.Join(root, ".claude"))
+	code, _, stderr := runCode(t, Transcript, nil, "-o", out, archive)
+	if code != 0 || strings.Contains(stderr, "is written as") || strings.Contains(stderr, "kept as it is") {
+		t.Errorf("the archive after its tree: exit %d, %s", code, stderr)
+	}
+	checkOnce(t, out, want, "the archive after its tree")
+	code, _, stderr = runCode(t, Transcript, nil, "-o", out, archive)
+	if code != 0 || !strings.Contains(stderr, " 0 sessions, ") {
+		t.Errorf("the archive again: exit %d, %s", code, stderr)
+	}
+}
