@@ -439,6 +439,9 @@ func (ix *Index) fresh(unit string, files []stage.Input, commit bool) bool {
 			return true
 		}
 	}
+	if fp != "" && ok && own != fp && key == unit && e.Same == "" && ix.lost(e, in) && ix.holds(unit) {
+		return true // only inputs that are gone differ: its files hold more than its inputs now give
+	}
 	if fp == "" || !ok || own != fp {
 		if key == unit && commit {
 			ix.decided[unit] = false
@@ -451,6 +454,38 @@ func (ix *Index) fresh(unit string, files []stage.Input, commit bool) bool {
 		ix.decided[key] = fresh
 	}
 	return fresh
+}
+
+// lost tells whether a recorded unit's inputs differ from in only by
+// inputs that are gone: every one of in is recorded as it is now, and
+// every recorded input not in in no longer exists (ix.mu held).
+func (ix *Index) lost(e IndexEntry, in []IndexInput) bool {
+	rec := map[string]IndexInput{}
+	for _, r := range e.Inputs {
+		rec[r.Path] = r
+	}
+	for _, m := range e.Members {
+		for _, r := range m.Inputs {
+			rec[r.Path] = r
+		}
+	}
+	for _, f := range in {
+		r, ok := rec[f.Path]
+		if !ok || r.Size != f.Size || r.MTime != f.MTime {
+			return false
+		}
+		delete(rec, f.Path)
+	}
+	if len(rec) == 0 {
+		return false
+	}
+	for p := range rec {
+		file, _, _ := strings.Cut(p, "!/")
+		if _, err := os.Stat(file); err == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // Recall is the paths (keys) of the inputs the units holding session (an
