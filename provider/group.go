@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -71,6 +72,9 @@ type group struct {
 //     name; failing that it joins the group of its session as a unit of its
 //     own; with no main file at all, it is a group of its own, with the other
 //     copies of the same file name.
+//   - With cfg.Recall, the inputs an earlier run read a session from (an
+//     -o folder's index names them) join the session's group as units of
+//     their own, so that the session is made again of all of its copies.
 //   - A whole JSON document whose provider cannot tell its session from its
 //     first block is known by that block: documents that begin alike (a
 //     backup of it, a later copy) are copies, one group.
@@ -207,8 +211,7 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*stage
 			sessions[id.key] = sess{size: max(s.size, id.size), first: i}
 		}
 	}
-	var groupsOut []group
-	for _, g := range out {
+	order := func(g []*stage.Unit) {
 		if len(g) > 1 {
 			sort.SliceStable(g, func(a, b int) bool {
 				ia, ib := ids[pos[g[a]]], ids[pos[g[b]]]
@@ -225,23 +228,54 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*stage
 				return ia.size > ib.size
 			})
 		}
-		gr := group{units: g, roots: roots(g, func(u *stage.Unit) (string, bool) {
+	}
+	for _, g := range out {
+		order(g)
+	}
+	if cfg.Recall != nil { // the inputs an earlier run read a session from join its group
+		for gi, g := range out {
+			var keys []string // the sessions of the group (a lineage holds several)
+			for _, u := range g {
+				if id := ids[pos[u]]; id.key != "" && !id.member && !slices.Contains(keys, id.key) {
+					keys = append(keys, id.key)
+				}
+			}
+			added := false
+			for _, key := range keys {
+				prov, native, _ := strings.Cut(key, "\x00")
+				var files []stage.Input
+				for _, u := range out[gi] {
+					files = append(files, u.Files...)
+				}
+				for _, u := range recalled(cfg, forced, out[gi], Units(cfg.Recall(prov, native, files))) {
+					size, _ := reopenable(u.Files[0])
+					pos[u] = len(units)
+					units, ids = append(units, u), append(ids, ident{key: key, size: size})
+					out[gi], added = append(out[gi], u), true
+				}
+			}
+			if added {
+				order(out[gi])
+			}
+		}
+	}
+	groupsOut := make([]group, len(out))
+	for gi, g := range out {
+		groupsOut[gi] = group{units: g, roots: roots(g, func(u *stage.Unit) (string, bool) {
 			id := ids[pos[u]]
 			return id.key, id.member
-		})}
-		gr.told = len(g) > 0 && ids[pos[g[0]]].key != ""
-		groupsOut = append(groupsOut, gr)
+		}), told: len(g) > 0 && ids[pos[g[0]]].key != ""}
 	}
 	// groups in the order of their last inputs: the members of an archive
 	// (a backup), which come after the files they copy, are then read in
 	// archive order, without going back in it
-	order := make([]int, len(out))
-	for i := range order {
-		order[i] = i
+	seq := make([]int, len(out))
+	for i := range seq {
+		seq[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return last[order[a]] < last[order[b]] })
+	sort.SliceStable(seq, func(a, b int) bool { return last[seq[a]] < last[seq[b]] })
 	var kept []group
-	for _, gi := range order {
+	for _, gi := range seq {
 		if len(groupsOut[gi].units) > 0 {
 			kept = append(kept, groupsOut[gi])
 		}
@@ -435,4 +469,42 @@ func identifyDoc(forced Provider, doc []byte) (prov, session string, member bool
 		}
 	}
 	return "", "", false
+}
+
+// recalled makes units of the inputs an earlier run read a session from:
+// as in one run, a member file (a Claude Code 2.0 sidechain file) joins a
+// main file's unit, one in its folder first (among the recalled units,
+// then the group's), else the first that has no file of its name; failing
+// that it is a unit of its own. It returns the units to add to the group.
+func recalled(cfg Config, forced Provider, group, extra []*stage.Unit) []*stage.Unit {
+	var mains, members []*stage.Unit
+	for _, u := range extra {
+		if identify(cfg, forced, u.Files[0]).member {
+			members = append(members, u)
+		} else {
+			mains = append(mains, u)
+		}
+	}
+	for _, m := range members {
+		dir, base := path.Dir(m.Files[0].Path), path.Base(m.Files[0].Path)
+		var into *stage.Unit
+		for _, pass := range []func(u *stage.Unit) bool{
+			func(u *stage.Unit) bool { return path.Dir(u.Files[0].Path) == dir },
+			func(u *stage.Unit) bool { return true },
+		} {
+			for _, us := range [][]*stage.Unit{mains, group} {
+				for _, u := range us {
+					if into == nil && pass(u) && !hasBase(u, base) {
+						into = u
+					}
+				}
+			}
+		}
+		if into != nil {
+			into.Files = append(into.Files, m.Files...)
+		} else {
+			mains = append(mains, m)
+		}
+	}
+	return mains
 }

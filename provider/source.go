@@ -46,6 +46,13 @@ type Config struct {
 	// output is up to date); unit is UnitKey of the group's first file and
 	// files are all the files of the group.
 	Skip func(unit string, files []stage.Input) bool
+	// Recall, when set, is asked for each session the grouping pre-pass
+	// finds (provider name, native session id, the files of its group, the
+	// first as Skip will be given it): the inputs not among this run's that
+	// an earlier run read it from. They join the session's group (see
+	// groupUnits), so that a session met again is made of all of its
+	// inputs, not of the new ones alone.
+	Recall func(provider, native string, files []stage.Input) []stage.Input
 	// Progress, when set, is called after each batch is written.
 	Progress func(st Stats)
 	// Flush, when set with Sink, is called whenever the Sink has been given

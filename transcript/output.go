@@ -257,6 +257,10 @@ func (d *Dir) flush(unit string, t *Transcript, events []agt.Event) error {
 	if err := d.mkdir(prov); err != nil {
 		return err
 	}
+	if d.kept(unit, prov, FileName(t.NativeSession, t.Session), t.Session) {
+		d.cur.broken = true // not up to date: a later run tries again
+		return nil
+	}
 	stem := d.pick(unit, prov, FileName(t.NativeSession, t.Session), t.Session)
 	d.session = t.Session
 	base := prov + "/" + stem
@@ -409,6 +413,39 @@ func (d *Dir) mkdir(name string) error {
 	return err
 }
 
+// kept tells whether the session's file is left as it is: the index says
+// a unit outside this group wrote it for the same session, whose inputs
+// could not be read with this group's (they are gone, or the grouping
+// pre-pass could not name their session). Writing the session from this
+// group's inputs alone would replace the transcript with part of the
+// session, and writing it beside under another name would count its
+// records twice: the transcript stays, a warning says so, and the unit is
+// not recorded as done, so that a later run, its earlier inputs back,
+// merges them.
+func (d *Dir) kept(unit, prov, stem, session string) bool {
+	if d.ix == nil {
+		return false
+	}
+	p := prov + "/" + stem + ExtTranscript
+	if _, ok := d.written[nameKey(p)]; ok {
+		return false
+	}
+	owner, s := d.ix.OwnerSession(p)
+	if owner == "" || s != session || owner == d.ix.Key(unit) {
+		return false
+	}
+	for _, m := range d.cur.members {
+		if d.ix.Key(m) == owner {
+			return false
+		}
+	}
+	if d.Warn != nil {
+		d.Warn(fmt.Sprintf("%s holds this session as read from %s, which cannot be read again with %s (gone, not named by its first lines, or events piped in): kept as it is, without the records only %s holds (convert it into another folder to see them)",
+			p, printable(owner), printable(unit), printable(unit)))
+	}
+	return true
+}
+
 // pick chooses the file name stem of a session of unit in folder prov: the
 // session's own name unless this run already wrote it or another unit owns
 // it in the index for another session, else the name with a hash of the
@@ -418,13 +455,21 @@ func (d *Dir) mkdir(name string) error {
 // its records are in this transcript. A unit outside the group keeps its
 // file, so that nothing is overwritten with less.
 func (d *Dir) pick(unit, prov, stem, session string) string {
+	var key string // the unit and its group's other units as the index names them
+	var members []string
+	if d.ix != nil {
+		key = d.ix.Key(unit)
+		for _, m := range d.cur.members {
+			members = append(members, d.ix.Key(m))
+		}
+	}
 	taken := func(s string) (string, bool) {
 		p := prov + "/" + s + ExtTranscript
 		if u, ok := d.written[nameKey(p)]; ok {
 			return u, true
 		}
 		if d.ix != nil {
-			if u, s := d.ix.OwnerSession(p); u != "" && u != unit && (s == "" || s != session || !slices.Contains(d.cur.members, u)) {
+			if u, s := d.ix.OwnerSession(p); u != "" && u != key && (s == "" || s != session || !slices.Contains(members, u)) {
 				return u, true
 			}
 		}

@@ -565,6 +565,12 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 		}
 		t.Cleanup(func() { f.Close() })
 	},
+	// rm NAME: NAME removed (after a before: run, an input gone)
+	"rm": func(t *testing.T, dir string, args ...string) {
+		if err := os.Remove(filepath.Join(dir, args[0])); err != nil {
+			t.Fatal(err)
+		}
+	},
 	// touch NAME: NAME's modification time a minute later
 	"touch": func(t *testing.T, dir string, args ...string) {
 		later := time.Now().Add(time.Minute)

@@ -36,10 +36,15 @@ copies counts once.
 Without -o the transcripts go to stdout. With -o DIR each session is written to
 DIR/<provider>/<session>.transcript.jsonl through a temporary file and a rename;
 names are made safe, nothing is written outside DIR, and a session whose name
-another session took gets <session>~<hash>.transcript.jsonl (with a warning). DIR/.agt-index.json remembers what each input gave: a second run
-skips inputs that did not change (size and modification time) and whose files
-are intact, unless --force. One run at a time writes to DIR; DIR is never read
-as input. --stream-log raw adds <session>.stream.jsonl (every event) beside
+another session took gets <session>~<hash>.transcript.jsonl (with a warning).
+DIR/.agt-index.json remembers what each input gave, by its absolute path and
+its content: a second run skips inputs that did not change (size and
+modification time) and whose files are intact, and inputs whose content is
+already converted (the same archive or tree typed another way, found by
+--discover, a copy), unless --force. A session met again from new inputs is
+read again with its earlier inputs and rewritten in place, each record counted
+once (its transcript is kept, with a warning, when those are gone). One run at
+a time writes to DIR; DIR is never read as input. --stream-log raw adds <session>.stream.jsonl (every event) beside
 each transcript, --stream-log summary adds <session>.stream.log (one readable
 line per message, tool call and result). --format atif|otlp|agentv writes each
 session as an ATIF v1.7 trajectory, an OTLP JSON trace (GenAI conventions) or
@@ -139,7 +144,9 @@ be read, the output could not be written, or a data error under --strict,
 		if format.Ext != "" {
 			d.Exports = []transcript.Export{format}
 		}
-		inputs, d.Failed = watchReads(inputs, groups.unit)
+		wrap, readFailed := watchReads(groups.unit)
+		inputs, d.Failed = wrap(ix.Watch(inputs)), readFailed
+		cfg.Recall = recall(ix, inputs, c.Bool("force"), wrap, inFolder(out))
 		var bar *progress
 		diag := io.Err // the bar, when drawn: it clears itself for each message
 		if !cfg.Quiet && isTerminal(io.Err) {
@@ -228,11 +235,11 @@ func (g *groupOf) unit(path string) string {
 	return provider.UnitKey(path)
 }
 
-// watchReads wraps the inputs so that a failed open or read marks the group
-// of units the input is read in (unitOf, asked when it fails): failed
-// reports it, so that a group whose input could not be read whole is not
-// recorded as done.
-func watchReads(inputs []stage.Input, unitOf func(path string) string) ([]stage.Input, func(unit string) bool) {
+// watchReads gives a wrapper of inputs such that a failed open or read
+// marks the group of units the input is read in (unitOf, asked when it
+// fails): failed reports it, so that a group whose input could not be read
+// whole is not recorded as done.
+func watchReads(unitOf func(path string) string) (wrap func([]stage.Input) []stage.Input, failed func(unit string) bool) {
 	var mu sync.Mutex
 	bad := map[string]bool{}
 	mark := func(path string) {
@@ -241,23 +248,72 @@ func watchReads(inputs []stage.Input, unitOf func(path string) string) ([]stage.
 		bad[unit] = true
 		mu.Unlock()
 	}
-	out := make([]stage.Input, len(inputs))
-	for i, in := range inputs {
-		path, open := in.Path, in.Open
-		in.Open = func() (goio.ReadCloser, error) {
-			rc, err := open()
-			if err != nil {
-				mark(path)
-				return nil, err
+	wrap = func(inputs []stage.Input) []stage.Input {
+		out := make([]stage.Input, len(inputs))
+		for i, in := range inputs {
+			path, open := in.Path, in.Open
+			in.Open = func() (goio.ReadCloser, error) {
+				rc, err := open()
+				if err != nil {
+					mark(path)
+					return nil, err
+				}
+				return &watched{ReadCloser: rc, fail: func() { mark(path) }}, nil
 			}
-			return &watched{ReadCloser: rc, fail: func() { mark(path) }}, nil
+			out[i] = in
 		}
-		out[i] = in
+		return out
 	}
-	return out, func(unit string) bool {
+	return wrap, func(unit string) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return bad[unit]
+	}
+}
+
+// recall is the Recall of a -o run (provider.Config): a session whose
+// group is not up to date is read together with the inputs the index says
+// earlier runs read it from (those still there, and not among this run's
+// inputs), so that a session met again is merged into its transcript by
+// the union rule of one run. Under --force every session is.
+//
+// Only absolute paths outside the output folder are read (skip, for the
+// others): the index is a file of that folder, and whatever it says, the
+// folder is never read back.
+func recall(ix *transcript.Index, inputs []stage.Input, force bool, wrap func([]stage.Input) []stage.Input, skip func(path string) bool) func(prov, native string, files []stage.Input) []stage.Input {
+	own := map[string]bool{}
+	for _, in := range inputs {
+		own[ix.Key(in.Path)] = true
+	}
+	archives := map[string]map[string]stage.Input{} // archive → its members, listed once
+	return func(prov, native string, files []stage.Input) []stage.Input {
+		if !force && ix.Known(provider.UnitKey(agt.PathText(files[0].Path)), files) {
+			return nil
+		}
+		var out []stage.Input
+		for _, p := range ix.Recall(agt.SessionID(prov, native), func(k string) bool { return own[k] || !filepath.IsAbs(k) || skip(k) }) {
+			file, _, member := strings.Cut(p, "!/")
+			if !member {
+				out = append(out, stage.FileInput(p))
+				continue
+			}
+			ms, ok := archives[file]
+			if !ok {
+				ms = map[string]stage.Input{}
+				listed, _ := stage.Expand([]string{file}, nil, provider.Claim)
+				for _, in := range listed {
+					ms[in.Path] = in
+				}
+				archives[file] = ms
+			}
+			if in, ok := ms[p]; ok {
+				out = append(out, in)
+			}
+		}
+		for _, in := range out {
+			own[ix.Key(in.Path)] = true // read once
+		}
+		return wrap(ix.Watch(out))
 	}
 }
 
@@ -279,9 +335,27 @@ func (w *watched) Read(p []byte) (int, error) {
 // walk, or named), so that a run never reads its own output back; a named
 // argument in it gets a warning.
 func outsideOf(c *cli.Context, io IO, out string, inputs []stage.Input) []stage.Input {
+	inOut := inFolder(out)
+	for _, a := range operands(c) {
+		if inOut(a) && !c.Bool("quiet") {
+			fmt.Fprintf(io.Err, "%s: %s: in the output folder %s; not read\n", c.App.Name, a, out)
+		}
+	}
+	kept := inputs[:0:0]
+	for _, in := range inputs {
+		if !inOut(in.Path) {
+			kept = append(kept, in)
+		}
+	}
+	return kept
+}
+
+// inFolder tells whether a path lies in the folder out (by its path, or
+// with links resolved; an archive member by its archive).
+func inFolder(out string) func(p string) bool {
 	abs, err := filepath.Abs(out)
 	if err != nil {
-		return inputs
+		return func(string) bool { return false }
 	}
 	roots := []string{abs}
 	if r, err := filepath.EvalSymlinks(abs); err == nil && r != abs {
@@ -318,18 +392,7 @@ func outsideOf(c *cli.Context, io IO, out string, inputs []stage.Input) []stage.
 		}
 		return r != "" && within(filepath.Join(r, filepath.Base(a)))
 	}
-	for _, a := range operands(c) {
-		if inOut(a) && !c.Bool("quiet") {
-			fmt.Fprintf(io.Err, "%s: %s: in the output folder %s; not read\n", c.App.Name, a, out)
-		}
-	}
-	kept := inputs[:0:0]
-	for _, in := range inputs {
-		if !inOut(in.Path) {
-			kept = append(kept, in)
-		}
-	}
-	return kept
+	return inOut
 }
 
 // outcome turns a run's end into the app's error: a data error under
