@@ -481,11 +481,13 @@ func (b *builder) turn(c *conv, ev *agt.Event) {
 	if ev.Meta == nil || ev.Meta.Outcome == nil {
 		return
 	}
+	// failure signals with nothing of the conversation between them are one
+	// error (retries and the closing result restate it)
 	o := ev.Meta.Outcome
-	c.sig, c.moved = agt.Outcome{Status: b.name(o.Status), Reason: b.mem.str(o.Reason)}, false
-	if agt.Failed(o.Status) {
+	if agt.Failed(o.Status) && (!agt.Failed(c.sig.Status) || c.moved) {
 		c.failed++
 	}
+	c.sig, c.moved = agt.Outcome{Status: b.name(o.Status), Reason: b.mem.str(o.Reason)}, false
 }
 
 // outcome is how the stream's run ended (its counts final): the last

@@ -328,6 +328,10 @@ func (p *sessionParser) message(em *agt.Emitter, m *record, final, quiet bool) {
 	if kind == agt.KindSystem {
 		meta = &agt.Meta{Type: m.Type}
 	}
+	text, fnResp := contentText(m.Content)
+	if meta != nil {
+		meta.Outcome = outcome(messageOutcomes, m.Type, text)
+	}
 
 	if kind == agt.KindUser && !st.command {
 		if cmd := slashCommand(m.DisplayContent); cmd != nil {
@@ -344,7 +348,6 @@ func (p *sessionParser) message(em *agt.Emitter, m *record, final, quiet bool) {
 	if len(m.Thoughts) > st.thoughts {
 		st.thoughts = len(m.Thoughts)
 	}
-	text, fnResp := contentText(m.Content)
 	if text != nil && hash(text) != st.text {
 		suffix := "text"
 		if st.texts > 0 {
