@@ -1,0 +1,18 @@
+package opencode
+
+import "github.com/agt-project/agt"
+
+// errorOutcomes maps the names of the errors OpenCode reports that are not
+// failures to the status they say (meta.outcome): an aborted message is
+// the user's interrupt. Every other error says error.
+var errorOutcomes = map[string]string{"MessageAbortedError": agt.OutcomeInterrupted}
+
+// errorOutcome is the outcome of an error OpenCode reports, text its
+// reason.
+func errorOutcome(name, text string) *agt.Outcome {
+	status, ok := errorOutcomes[name]
+	if !ok {
+		status = agt.OutcomeError
+	}
+	return &agt.Outcome{Status: status, Reason: text}
+}
