@@ -1,9 +1,14 @@
 package transcript_test
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/provider/providertest"
 	"github.com/agt-project/agt/transcript"
 )
 
@@ -97,4 +102,112 @@ func TestSubagentOutcome(t *testing.T) {
 	if want := (transcript.Outcome{Status: agt.OutcomeError, Reason: "API Error", Errors: 1}); tr.Subagents[0].Outcome != want {
 		t.Errorf("subagent outcome %+v, want %+v", tr.Subagents[0].Outcome, want)
 	}
+}
+
+// TestErrorRunOutcomes builds the transcripts of the real captures of
+// failed runs kept in testdata (generated outputs of the agents' CLIs):
+// each says how its run ended.
+func TestErrorRunOutcomes(t *testing.T) {
+	cases := []struct {
+		file   string
+		status string
+		reason string
+	}{
+		{"claude/live/gen__claude-2.1.197__error-max-turns.jsonl", agt.OutcomeMaxTurns, "Reached maximum number of turns (1)"},
+		{"claude/live/gen__claude-2.1.197__api-error-400.jsonl", agt.OutcomeError, "API Error: 400 mock: invalid request (simulated)"},
+		{"claude/live/gen__claude-2.1.197__tools.jsonl", agt.OutcomeSuccess, "success"},
+		{"codex/live/gen__codex-0.169.0__turn-failed-400.jsonl", agt.OutcomeError, `{"error": {"message": "mock: invalid request (simulated)", "type": "invalid_request_error", "code": "invalid_request"}}`},
+		{"codex/live/gen__codex-0.169.0__turn-failed-disconnect.jsonl", agt.OutcomeError, "stream disconnected before completion: error sending request"},
+		{"codex/live/gen__codex-0.169.0__tools.jsonl", agt.OutcomeSuccess, "turn.completed"},
+		{"gemini/live/gen__gemini-cli-0.61.0__api-error-400.jsonl", agt.OutcomeError, `[API Error: {"error":{"message":"mock: invalid request (simulated)","type":"invalid_request_error","code":"invalid_request"}}]`},
+		{"gemini/live/gen__gemini-cli-0.61.0__api-error-400.stderr.json", agt.OutcomeError, `{"error":{"message":"mock: invalid request (simulated)","type":"invalid_request_error","code":"invalid_request"}}`},
+		{"pi/live/gen__pi-0.73.1__api-error-400.jsonl", agt.OutcomeError, "400 mock: invalid request (simulated)"},
+		{"opencode/live/gen__opencode-1.18.33__api-error-400.jsonl", agt.OutcomeError, "APIError: mock: invalid request (simulated)"},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			ts, _ := consolidate(t, provider.Config{}, providertest.Testdata(t, c.file))
+			if len(ts) != 1 {
+				t.Fatalf("%d transcripts", len(ts))
+			}
+			o := ts[0].Outcome
+			if o.Status != c.status || o.Reason != c.reason {
+				t.Errorf("outcome %+v, want status %s reason %q", o, c.status, c.reason)
+			}
+			if agt.Failed(c.status) != (o.Errors > 0) {
+				t.Errorf("outcome %+v: errors do not fit the status", o)
+			}
+		})
+	}
+}
+
+// TestCutLogOutcome cuts a real capture of a successful run: after its
+// first tool call (the call has no result), and in the middle of a line
+// (the last line is not complete JSON). Both transcripts say truncated.
+func TestCutLogOutcome(t *testing.T) {
+	data, err := os.ReadFile(providertest.Testdata(t, "claude/live/gen__claude-2.1.197__tools.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	call := -1
+	for i, l := range lines {
+		if strings.Contains(l, `"type":"tool_use"`) && strings.HasPrefix(l, `{"type":"assistant"`) {
+			call = i
+			break
+		}
+	}
+	if call < 0 {
+		t.Fatal("no tool call in the capture")
+	}
+	dir := t.TempDir()
+	cases := []struct {
+		name, text, reason string
+	}{
+		{"mid-call", strings.Join(lines[:call+1], ""), "the log ends in a tool call with no result"},
+		{"mid-line", strings.Join(lines[:call+2], "") + lines[call+2][:len(lines[call+2])/2], "the log's last line could not be read: "},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(dir, c.name+".jsonl")
+			if err := os.WriteFile(p, []byte(c.text), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			ts, _ := consolidate(t, provider.Config{Provider: "claude"}, p)
+			if len(ts) != 1 {
+				t.Fatalf("%d transcripts", len(ts))
+			}
+			if o := ts[0].Outcome; o.Status != agt.OutcomeTruncated || !strings.HasPrefix(o.Reason, c.reason) {
+				t.Errorf("outcome %+v, want truncated: %s…", o, c.reason)
+			}
+		})
+	}
+}
+
+// TestCorpusOutcomes checks that every corpus transcript, and each of its
+// subagents, says how it ended with one of the statuses, and logs how many
+// say each.
+func TestCorpusOutcomes(t *testing.T) {
+	dir := providertest.CorpusDir(t)
+	ts, _ := consolidate(t, provider.Config{}, dir)
+	valid := map[string]bool{agt.OutcomeSuccess: true, agt.OutcomeError: true, agt.OutcomeMaxTurns: true,
+		agt.OutcomeInterrupted: true, agt.OutcomeTruncated: true, agt.OutcomeUnknown: true}
+	count := map[string]int{}
+	for _, tr := range ts {
+		count[tr.Outcome.Status]++
+		if !valid[tr.Outcome.Status] || tr.Outcome.Errors < 0 {
+			t.Errorf("%s %s: outcome %+v", tr.Provider, tr.NativeSession, tr.Outcome)
+		}
+		for _, s := range tr.Subagents {
+			if !valid[s.Outcome.Status] {
+				t.Errorf("%s %s %s: outcome %+v", tr.Provider, tr.NativeSession, s.Stream, s.Outcome)
+			}
+		}
+	}
+	for _, s := range []string{agt.OutcomeSuccess, agt.OutcomeError, agt.OutcomeMaxTurns, agt.OutcomeTruncated} {
+		if count[s] == 0 {
+			t.Errorf("no corpus transcript says %s", s)
+		}
+	}
+	t.Logf("%d transcripts: %v", len(ts), count)
 }
