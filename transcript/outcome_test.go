@@ -185,8 +185,8 @@ func TestCutLogOutcome(t *testing.T) {
 }
 
 // TestCorpusOutcomes checks that every corpus transcript, and each of its
-// subagents, says how it ended with one of the statuses, and logs how many
-// say each.
+// subagents, says how it ended with one of the statuses (and that the
+// transcript fits the schema), and logs how many say each.
 func TestCorpusOutcomes(t *testing.T) {
 	dir := providertest.CorpusDir(t)
 	ts, _ := consolidate(t, provider.Config{}, dir)
@@ -194,6 +194,7 @@ func TestCorpusOutcomes(t *testing.T) {
 		agt.OutcomeInterrupted: true, agt.OutcomeTruncated: true, agt.OutcomeUnknown: true}
 	count := map[string]int{}
 	for _, tr := range ts {
+		validTranscript(t, tr)
 		count[tr.Outcome.Status]++
 		if !valid[tr.Outcome.Status] || tr.Outcome.Errors < 0 {
 			t.Errorf("%s %s: outcome %+v", tr.Provider, tr.NativeSession, tr.Outcome)
