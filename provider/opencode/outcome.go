@@ -16,3 +16,17 @@ func errorOutcome(name, text string) *agt.Outcome {
 	}
 	return &agt.Outcome{Status: status, Reason: text}
 }
+
+// stepOutcomes maps the finish reasons of a step (one model call) that end
+// OpenCode's turn to the status they say: the model stopped. A step that
+// calls tools goes on.
+var stepOutcomes = map[string]string{"stop": agt.OutcomeSuccess}
+
+// stepOutcome is the outcome of a step's finish reason, nil for none.
+func stepOutcome(reason string) *agt.Outcome {
+	status, ok := stepOutcomes[reason]
+	if !ok {
+		return nil
+	}
+	return &agt.Outcome{Status: status, Reason: reason}
+}
