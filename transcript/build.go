@@ -475,14 +475,15 @@ func (b *builder) turn(c *conv, ev *agt.Event) {
 		c.sig = agt.Outcome{}
 	}
 	if activity[ev.Kind] {
-		c.moved = true
 		c.lastAct = ev.Kind
 	}
 	if ev.Meta == nil || ev.Meta.Outcome == nil {
+		c.moved = c.moved || activity[ev.Kind]
 		return
 	}
 	// failure signals with nothing of the conversation between them are one
-	// error (retries and the closing result restate it)
+	// error (retries and the closing result restate it); the signal's own
+	// event (an API error message) is not between
 	o := ev.Meta.Outcome
 	if agt.Failed(o.Status) && (!agt.Failed(c.sig.Status) || c.moved) {
 		c.failed++

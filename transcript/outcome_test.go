@@ -69,6 +69,7 @@ func TestOutcomeRules(t *testing.T) {
 		{"interrupted", []agt.Event{user(), call("c1"), signal(agt.KindSystem, agt.OutcomeInterrupted, "[Request interrupted by user for tool use]")}, agt.OutcomeInterrupted, "[Request interrupted by user for tool use]", 0},
 		{"unreadable last line", []agt.Event{user(), say(), signal(agt.KindMeta, agt.OutcomeSuccess, "success"), bad()}, agt.OutcomeTruncated, "the log's last line could not be read: not JSON", 1},
 		{"an error restated is one", []agt.Event{user(), signal(agt.KindSystem, agt.OutcomeError, "Reconnecting... 1/5"), signal(agt.KindSystem, agt.OutcomeError, "stream disconnected"), signal(agt.KindSystem, agt.OutcomeError, "turn failed")}, agt.OutcomeError, "turn failed", 1},
+		{"an error message after its retries is one", []agt.Event{user(), signal(agt.KindSystem, agt.OutcomeError, "overloaded"), signal(agt.KindSystem, agt.OutcomeError, "overloaded"), signal(agt.KindAssistant, agt.OutcomeError, "API Error: 529")}, agt.OutcomeError, "API Error: 529", 1},
 		{"errors apart count apart", []agt.Event{user(), signal(agt.KindSystem, agt.OutcomeError, "API Error"), user(), say(), signal(agt.KindSystem, agt.OutcomeError, "API Error")}, agt.OutcomeError, "API Error", 2},
 		{"unreadable line amid", []agt.Event{user(), bad(), say(), signal(agt.KindMeta, agt.OutcomeSuccess, "success")}, agt.OutcomeSuccess, "success", 1},
 	}
