@@ -59,7 +59,8 @@ func CheckEvent(ev *Event) error {
 //	error        error, with a message
 //	unknown      raw
 //
-// and text, where present, is a JSON string. Every emitter-made event is
+// and text, where present, is a JSON string; meta.outcome, where present,
+// has a status a signal may carry. Every emitter-made event is
 // checked the same way (Emitter.Emit), so that what agt-parse writes always
 // passes.
 func CheckPayload(ev *Event) error {
@@ -100,6 +101,9 @@ func CheckPayload(ev *Event) error {
 	}
 	if len(ev.Text) > 0 && ev.Text[0] != '"' && !ev.Text.IsNull() {
 		return fmt.Errorf("text is a JSON %s, want a string", jsonKind(ev.Text[0]))
+	}
+	if m := ev.Meta; m != nil && m.Outcome != nil && !signalled[m.Outcome.Status] {
+		return fmt.Errorf("meta.outcome.status %q, want success, error, max_turns or interrupted", short(m.Outcome.Status))
 	}
 	if ev.Usage != nil && ev.Kind != KindUsage {
 		if err := ev.Usage.Check(); err != nil {

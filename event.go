@@ -192,8 +192,12 @@ type Meta struct {
 	Continues string `json:"continues,omitempty"`
 	// Of is set on a duplicate event (type duplicate): the id of the event
 	// whose record it repeats.
-	Of   string `json:"of,omitempty"`
-	Data Raw    `json:"data,omitempty"`
+	Of string `json:"of,omitempty"`
+	// Outcome is set on the event of a record that says how the run (or
+	// its current turn) ended: a result, a failed turn, an API error, an
+	// interrupt. Each provider maps its own signals to it.
+	Outcome *Outcome `json:"outcome,omitempty"`
+	Data    Raw      `json:"data,omitempty"`
 }
 
 // MetaDuplicate is the meta type of an event standing for a record that an
@@ -210,6 +214,35 @@ func DuplicateOf(ev *Event) string {
 	}
 	return ev.Meta.Of
 }
+
+// Outcome is how a run or a turn ended, as a record of the agent says it.
+// Status is one of the Outcome* constants a signal may carry (success,
+// error, max_turns, interrupted); Reason is the agent's own words for it:
+// its error message for a failure, else the name of its signal (a result
+// subtype, a stop reason).
+type Outcome struct {
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// Outcome statuses. A signal carries one of the first four; a transcript
+// also says truncated (the log is cut: its last line is unreadable, or it
+// ends in a tool call with no result) or unknown (no end signal).
+const (
+	OutcomeSuccess     = "success"
+	OutcomeError       = "error"
+	OutcomeMaxTurns    = "max_turns"
+	OutcomeInterrupted = "interrupted"
+	OutcomeTruncated   = "truncated"
+	OutcomeUnknown     = "unknown"
+)
+
+// signalled are the statuses a signal (Meta.Outcome) may carry.
+var signalled = map[string]bool{OutcomeSuccess: true, OutcomeError: true, OutcomeMaxTurns: true, OutcomeInterrupted: true}
+
+// Failed tells whether a status is a failure of the run: an error or the
+// turn limit reached.
+func Failed(status string) bool { return status == OutcomeError || status == OutcomeMaxTurns }
 
 // MetaNamed is the meta type of the event that ties a provisional session
 // to the session the stream names later.

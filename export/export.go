@@ -23,6 +23,7 @@ type Conv struct {
 	Messages  []transcript.Message
 	Usage     agt.Usage // this conversation's alone
 	CostUSD   *float64
+	Outcome   transcript.Outcome // how the conversation ended (the session's for the main one)
 }
 
 // SessionID is the session's id in the other formats: the agent's own (the
@@ -46,12 +47,12 @@ func (c *Conv) Main() bool { return c.Stream == agt.StreamMain }
 // Convs returns the session's conversation, then its subagents', each with
 // its own usage (the transcript's usage is the sum of all of them).
 func Convs(t *transcript.Transcript) []Conv {
-	main := Conv{Stream: agt.StreamMain, Model: t.Model, StartedAt: t.StartedAt, EndedAt: t.EndedAt, Messages: t.Messages, Usage: t.Usage, CostUSD: t.CostUSD}
+	main := Conv{Stream: agt.StreamMain, Model: t.Model, StartedAt: t.StartedAt, EndedAt: t.EndedAt, Messages: t.Messages, Usage: t.Usage, CostUSD: t.CostUSD, Outcome: t.Outcome}
 	out := make([]Conv, 0, 1+len(t.Subagents))
 	out = append(out, main)
 	for i := range t.Subagents {
 		s := &t.Subagents[i]
-		out = append(out, Conv{Stream: s.Stream, Model: s.Model, StartedAt: s.StartedAt, EndedAt: s.EndedAt, Messages: s.Messages, Usage: s.Usage, CostUSD: s.CostUSD})
+		out = append(out, Conv{Stream: s.Stream, Model: s.Model, StartedAt: s.StartedAt, EndedAt: s.EndedAt, Messages: s.Messages, Usage: s.Usage, CostUSD: s.CostUSD, Outcome: s.Outcome})
 		sub(&out[0].Usage, &s.Usage)
 		out[0].CostUSD = subCost(out[0].CostUSD, s.CostUSD)
 	}

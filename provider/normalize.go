@@ -52,7 +52,8 @@ func (n *Normalizer) Prepare(evs []agt.Event) {
 }
 
 // Event normalizes ev in place; it returns a warning for a usage event whose
-// model has no price, and for a tool call that --to's provider has no tool
+// model has no price or that names no model (and has tokens but no cost of
+// the agent's), and for a tool call that --to's provider has no tool
 // for.
 func (n *Normalizer) Event(ev *agt.Event) string {
 	if n.Model != "" && ev.Model == "" && modelled[ev.Kind] {
@@ -75,6 +76,9 @@ func (n *Normalizer) Event(ev *agt.Event) string {
 			if ev.Usage.CostUSD == nil && ev.Usage.NativeCostUSD != nil {
 				ev.Orig = nil
 				ev.Usage.CostUSD = native(ev.Usage)
+			}
+			if ev.Usage.CostUSD == nil && ev.Usage.Total > 0 {
+				return NoModel
 			}
 			return ""
 		}
@@ -100,6 +104,11 @@ func (n *Normalizer) Event(ev *agt.Event) string {
 	}
 	return ""
 }
+
+// NoModel is the warning for usage whose log names no model (Codex exec
+// --json names none) and gives no cost of its own: its cost cannot be
+// computed. The pipeline prints each distinct warning once per run.
+const NoModel = "usage without a model: no cost; give --model M"
 
 // modelled are the kinds of event that name the model that made them.
 var modelled = map[string]bool{agt.KindUsage: true, agt.KindAssistant: true}

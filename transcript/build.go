@@ -29,6 +29,7 @@ type builder struct {
 	// agent id → the native id of the tool call whose result names that
 	// agent (meta.agent): the call that started the subagent
 	startedBy map[string]string
+	cut       string // the message of the last event when it is an error event (an unreadable line)
 }
 
 type callRef struct {
@@ -61,6 +62,13 @@ type conv struct {
 	// text and reasoning of the open assistant message, joined when it
 	// closes (joining at every event would copy the text again each time)
 	text, reasoning joined
+	// the end signal of the current turn (Status "" when none), whether
+	// the conversation went on after it, the failure signals met, and the
+	// kind of the latest event that carried the conversation on
+	sig     agt.Outcome
+	moved   bool
+	failed  int
+	lastAct string
 }
 
 // joined gathers the texts of an assistant message, a blank line between.
@@ -207,6 +215,7 @@ func (b *builder) add(ev *agt.Event) {
 		b.t.Format = ev.Format
 	}
 	c := b.conv(ev.Stream)
+	b.turn(c, ev)
 	ts := ev.TS // copied only where it is kept
 	if ts != "" {
 		span(&b.first, &b.last, ts)
@@ -457,6 +466,77 @@ func (b *builder) meta(m *agt.Meta) {
 	}
 }
 
+// activity are the event kinds that carry a conversation on: after one, an
+// earlier end signal no longer says how the turn ended.
+var activity = map[string]bool{
+	agt.KindUser: true, agt.KindAssistant: true, agt.KindReasoning: true,
+	agt.KindToolCall: true, agt.KindToolResult: true,
+}
+
+// turn follows how the current turn of ev's stream stands: a user message
+// begins a new turn (no end signal yet), an event of the conversation makes
+// an earlier signal stale, and an event carrying a signal (meta.outcome)
+// sets it. An error event (an unreadable line) is noted while it is the
+// session's last event.
+func (b *builder) turn(c *conv, ev *agt.Event) {
+	b.cut = ""
+	if ev.Kind == agt.KindError {
+		b.cut = "unreadable line"
+		if ev.Error != nil && ev.Error.Message != "" {
+			b.cut = strings.Clone(ev.Error.Message)
+		}
+	}
+	if ev.Kind == agt.KindUser {
+		c.sig = agt.Outcome{}
+	}
+	if activity[ev.Kind] {
+		c.lastAct = ev.Kind
+	}
+	if ev.Meta == nil || ev.Meta.Outcome == nil {
+		c.moved = c.moved || activity[ev.Kind]
+		return
+	}
+	// failure signals with nothing of the conversation between them are one
+	// error (retries and the closing result restate it); the signal's own
+	// event (an API error message) is not between
+	o := ev.Meta.Outcome
+	if agt.Failed(o.Status) && (!agt.Failed(c.sig.Status) || c.moved) {
+		c.failed++
+	}
+	c.sig, c.moved = agt.Outcome{Status: b.name(o.Status), Reason: b.mem.str(o.Reason)}, false
+}
+
+// outcome is how the stream's run ended (its counts final): the last
+// turn's end signal when nothing of the conversation came after it; else
+// truncated when the stream ends in a tool call with no result; else
+// unknown.
+func (c *conv) outcome() Outcome {
+	o := Outcome{Status: agt.OutcomeUnknown, Errors: c.counts.Errors + c.failed}
+	switch {
+	case c.sig.Status != "" && !c.moved:
+		o.Status, o.Reason = c.sig.Status, c.sig.Reason
+	case c.cutMidCall():
+		o.Status, o.Reason = agt.OutcomeTruncated, "the log ends in a tool call with no result"
+	}
+	return o
+}
+
+// cutMidCall tells whether the stream ends in a tool call with no result:
+// its last message is an assistant message with such a call, and no text,
+// reasoning or user message came after its calls.
+func (c *conv) cutMidCall() bool {
+	n := len(c.msgs) - 1
+	if n < 0 || c.lastAssistant != n || (c.lastAct != agt.KindToolCall && c.lastAct != agt.KindToolResult) {
+		return false
+	}
+	for _, tc := range c.msgs[n].ToolCalls {
+		if tc.Status == StatusUnknown {
+			return true
+		}
+	}
+	return false
+}
+
 // transcript finishes the session's transcript.
 func (b *builder) transcript() *Transcript {
 	t := &b.t
@@ -469,20 +549,26 @@ func (b *builder) transcript() *Transcript {
 	t.Messages = []Message{}
 	t.Subagents = []Subagent{}
 	t.Usage.Scope = ScopeSession
+	t.Outcome = Outcome{Status: agt.OutcomeUnknown}
+	errs := 0
 	for _, name := range b.order {
 		c := b.streams[name]
 		c.close()
 		c.finish()
 		t.Usage.Add(&c.usage)
 		t.Counts.add(c.counts)
+		o := c.outcome()
+		errs += o.Errors
 		if name == agt.StreamMain {
 			t.Messages = c.msgs
+			t.Outcome = o
 			continue
 		}
 		_, agent, _ := strings.Cut(name, ":") // sidechain:<agent>, subagent:<agent>
 		sub := Subagent{
 			Stream: name, ToolCallID: b.startedBy[agent], Model: top(c.models, nil), StartedAt: c.first, EndedAt: c.last,
 			Messages: c.msgs, Usage: c.usage, CostUSD: c.usage.CostUSD, NativeCostUSD: c.usage.NativeCostUSD, Counts: c.counts,
+			Outcome: o,
 		}
 		sub.Usage.Scope, sub.Usage.CostUSD, sub.Usage.NativeCostUSD = ScopeSession, nil, nil
 		t.Subagents = append(t.Subagents, sub)
@@ -502,6 +588,13 @@ func (b *builder) transcript() *Transcript {
 		}
 		return strings.Compare(a.Stream, b.Stream)
 	})
+	// the session's errors are its subagents' too, as its counts are; a
+	// last line that could not be read says the log is cut, whatever came
+	// before it
+	t.Outcome.Errors = errs
+	if b.cut != "" {
+		t.Outcome.Status, t.Outcome.Reason = agt.OutcomeTruncated, "the log's last line could not be read: "+b.cut
+	}
 	t.CostUSD, t.Usage.CostUSD = t.Usage.CostUSD, nil
 	t.NativeCostUSD, t.Usage.NativeCostUSD = t.Usage.NativeCostUSD, nil
 	return t

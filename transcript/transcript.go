@@ -63,6 +63,7 @@ type Transcript struct {
 	ContextWindow int64      `json:"context_window,omitempty"`
 	Subagents     []Subagent `json:"subagents"`
 	Counts        Counts     `json:"counts"`
+	Outcome       Outcome    `json:"outcome"`
 }
 
 // Message is one message of a conversation.
@@ -108,6 +109,16 @@ type Subagent struct {
 	CostUSD       *float64  `json:"cost_usd,omitempty"`
 	NativeCostUSD *float64  `json:"native_cost_usd,omitempty"` // the agent's own figure
 	Counts        Counts    `json:"counts"`
+	Outcome       Outcome   `json:"outcome"`
+}
+
+// Outcome is how a run ended: Status is one of agt's Outcome* statuses,
+// Reason the agent's own words for it (or why agt says truncated), Errors
+// the errors the run met (error events and failure signals).
+type Outcome struct {
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+	Errors int    `json:"errors"`
 }
 
 // Counts sums up a conversation.

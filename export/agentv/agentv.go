@@ -4,7 +4,10 @@
 // agt's output unchanged. A row carries its message's role, text, tool
 // calls (canonical names, input, output, status, times), its model call's
 // token usage and the session's totals, duration and cost; rows of one
-// session share test_id (the native session id).
+// session share test_id (the native session id). How the run ended (the
+// transcript's outcome {status, reason, errors}) is every row's
+// metadata.transcript_outcome, as the transcript_* fields repeat the
+// session's totals.
 //
 // Token usage counts as the GenAI conventions do: input is every input
 // token, those read from a cache (cached) and written to one included. A
@@ -104,7 +107,7 @@ func Rows(t *transcript.Transcript) []Row {
 			m := &c.Messages[i]
 			r := Row{SchemaVersion: Schema, TestID: id, Target: t.Provider, MessageIndex: len(rows), Role: m.Role, Content: export.Text(m.Text),
 				StartTime: m.TS, TranscriptTokenUsage: total, TranscriptDurationMS: t.DurationMS, TranscriptCostUSD: t.CostUSD, Source: src}
-			md := map[string]any{"stream": c.Stream}
+			md := map[string]any{"stream": c.Stream, "transcript_outcome": t.Outcome}
 			if m.Model != "" {
 				md["model"] = m.Model
 			}

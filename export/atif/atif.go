@@ -12,7 +12,8 @@
 // (a log that gives only a session total, such as Copilot CLI's, has steps
 // without metrics and the total in final_metrics). A compaction summary is a
 // system step with extra.context_management {type: compaction, boundary:
-// replace}.
+// replace}. How the run ended (the transcript's outcome {status, reason,
+// errors}) is the trajectory's extra.outcome, a subagent's its own.
 package atif
 
 import (
@@ -124,12 +125,12 @@ func Of(t *transcript.Transcript) *Trajectory {
 	id := export.SessionID(t)
 	tr := trajectory(&convs[0], agent, &t.Usage, t.CostUSD)
 	tr.SessionID = id
-	tr.Extra = map[string]any{"agt_session": t.Session, "provider": t.Provider, "format": t.Format}
+	tr.Extra = map[string]any{"agt_session": t.Session, "provider": t.Provider, "format": t.Format, "outcome": convs[0].Outcome}
 	for i := range convs[1:] {
 		c := &convs[1+i]
 		sub := trajectory(c, agent, &c.Usage, c.CostUSD)
 		sub.TrajectoryID = id + "/" + c.Stream
-		sub.Extra = map[string]any{"stream": c.Stream}
+		sub.Extra = map[string]any{"stream": c.Stream, "outcome": c.Outcome}
 		tr.Subagents = append(tr.Subagents, sub)
 	}
 	return &tr

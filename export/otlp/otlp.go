@@ -14,7 +14,11 @@
 //     (the canonical name), gen_ai.tool.call.id, its arguments and result,
 //     and an error status when the tool failed;
 //   - each subagent as an invoke_agent span nested under the root, its own
-//     chat and execute_tool spans under it.
+//     chat and execute_tool spans under it;
+//   - how the run ended on its invoke_agent span: agt.outcome.status,
+//     agt.outcome.reason and agt.outcome.errors, and for a failed run
+//     (status error or max_turns) an error status with the reason's first
+//     line and error.type = the status.
 //
 // Usage a log gives for a conversation without naming the model call
 // (Copilot CLI's session totals) is one more chat span at the
@@ -216,7 +220,18 @@ func (tr *trace) agent(c *export.Conv, parent, place string) string {
 	} else if t.Cwd != "" {
 		attrs = append(attrs, str("agt.cwd", t.Cwd))
 	}
-	tr.add(Span{SpanID: id, ParentSpanID: parent, Name: "invoke_agent " + name, Kind: kindInternal, Attributes: attrs}, c.StartedAt, c.EndedAt)
+	o := c.Outcome
+	attrs = append(attrs, str("agt.outcome.status", o.Status))
+	if o.Reason != "" {
+		attrs = append(attrs, str("agt.outcome.reason", o.Reason))
+	}
+	attrs = append(attrs, num("agt.outcome.errors", int64(o.Errors)))
+	var st *Status
+	if agt.Failed(o.Status) {
+		attrs = append(attrs, str("error.type", o.Status))
+		st = &Status{Code: statusError, Message: firstLine(o.Reason)}
+	}
+	tr.add(Span{SpanID: id, ParentSpanID: parent, Name: "invoke_agent " + name, Kind: kindInternal, Attributes: attrs, Status: st}, c.StartedAt, c.EndedAt)
 	prev := c.StartedAt
 	for i := range c.Messages {
 		m := &c.Messages[i]

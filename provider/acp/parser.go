@@ -214,6 +214,7 @@ func (p *parser) response(em *agt.Emitter, r *record) {
 			m.Data = resultData(r.result)
 		}
 	}
+	m.Outcome = promptOutcome(method, r)
 	p.meta(em, sid, m)
 }
 

@@ -108,5 +108,6 @@ func (p *parser) result(em *agt.Emitter, r *record, stream string) {
 			ev.Text = agt.String(r.Subtype)
 		}
 	}
+	ev.Meta.Outcome = resultOutcome(r.Subtype, r.IsError, ev.Text)
 	em.Emit(ev, "", "result")
 }

@@ -162,6 +162,7 @@ func (c *ctx) system() {
 	if r.Subtype == "task_started" && r.ToolUseID != "" && r.TaskID != "" {
 		c.p.tasks[strings.Clone(r.ToolUseID)] = strings.Clone(r.TaskID)
 	}
+	m.Outcome = systemOutcome(r)
 	ev := agt.Event{Kind: kind, Meta: m}
 	if kind != agt.KindMeta {
 		ev.Text = text(r.Content)
@@ -193,6 +194,12 @@ func (c *ctx) assistant() {
 	ev := agt.Event{Model: m.Model, MessageID: m.ID}
 	if r.APIError || m.Model == "<synthetic>" {
 		ev.Meta = &agt.Meta{Type: "assistant", Subtype: "api_error"}
+	}
+	if o := assistantOutcome(c.d); o != nil {
+		if ev.Meta == nil {
+			ev.Meta = &agt.Meta{Type: "assistant", Subtype: m.StopReason}
+		}
+		ev.Meta.Outcome = o
 	}
 	if c.d.text != nil {
 		ev.Kind, ev.Text = agt.KindAssistant, agt.Raw(c.d.text)
@@ -237,7 +244,7 @@ func (c *ctx) user() {
 		if c.p.queue.repeats(c, agt.Raw(c.d.text)) {
 			c.meta("user", "queued", nil)
 		} else {
-			c.emit(agt.Event{Kind: c.userKind(string(c.d.text)), Text: agt.Raw(c.d.text), Meta: c.userMeta()}, "text")
+			c.emit(c.userText(c.d.text), "text")
 		}
 	}
 	for i, b := range c.d.blocks {
@@ -248,7 +255,7 @@ func (c *ctx) user() {
 				c.emit(agt.Event{Kind: agt.KindMeta, Meta: &agt.Meta{Type: "user", Subtype: "queued"}}, suffix)
 				continue
 			}
-			c.emit(agt.Event{Kind: c.userKind(string(b.Text)), Text: agt.Raw(b.Text), Meta: c.userMeta()}, suffix)
+			c.emit(c.userText(b.Text), suffix)
 		case "tool_result":
 			c.toolResult(b, suffix)
 		default:
@@ -275,6 +282,19 @@ func (c *ctx) userKind(lit string) string {
 		return k
 	}
 	return agt.KindUser
+}
+
+// userText is the event of a user text (a JSON string literal); an
+// interrupt says how the turn ended.
+func (c *ctx) userText(t raw) agt.Event {
+	ev := agt.Event{Kind: c.userKind(string(t)), Text: agt.Raw(t), Meta: c.userMeta()}
+	if o := userOutcome(string(t)); o != nil {
+		if ev.Meta == nil {
+			ev.Meta = &agt.Meta{Type: "user"}
+		}
+		ev.Meta.Outcome = o
+	}
+	return ev
 }
 
 func (c *ctx) userMeta() *agt.Meta {
@@ -355,7 +375,7 @@ func (c *ctx) result() {
 		Duration  *int64   `json:"duration_ms,omitempty"`
 		API       *int64   `json:"duration_api_ms,omitempty"`
 	}{r.Subtype, r.IsError, r.Errors, r.TotalCost, r.Duration, r.DurationAPI})
-	ev := agt.Event{Kind: agt.KindMeta, Meta: &agt.Meta{Type: "result", Subtype: r.Subtype, Data: data}}
+	ev := agt.Event{Kind: agt.KindMeta, Meta: &agt.Meta{Type: "result", Subtype: r.Subtype, Data: data, Outcome: resultOutcome(r)}}
 	if r.IsError {
 		ev.Kind = agt.KindSystem
 		ev.Text = text(r.Result)

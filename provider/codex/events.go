@@ -96,7 +96,13 @@ var metaData = map[string]bool{
 	"collab_close_end": true, "collab_resume_end": true,
 }
 
-func evMeta(it *item) *agt.Meta { return &agt.Meta{Type: "event_msg", Subtype: it.Type, Data: it.data} }
+func evMeta(it *item) *agt.Meta {
+	reason := it.Message
+	if it.Reason != "" {
+		reason = agt.String(it.Reason)
+	}
+	return &agt.Meta{Type: "event_msg", Subtype: it.Type, Data: it.data, Outcome: outcome(eventOutcomes, it.Type, reason)}
+}
 
 // rolledBack makes a rollback (/undo of turns) visible as a system event.
 func (c *conv) rolledBack(em *agt.Emitter, it *item) {

@@ -133,16 +133,17 @@ func (p *liveParser) threadStarted(em *agt.Emitter, r *liveLine) {
 // turnCompleted turns the thread's cumulative usage into the usage of this
 // run: the difference from the previous turn.completed of the thread.
 func (p *liveParser) turnCompleted(em *agt.Emitter, r *liveLine) {
+	m := &agt.Meta{Type: r.Type, Outcome: outcome(liveOutcomes, r.Type, nil)}
 	if r.Usage == nil {
-		p.meta(em, &agt.Meta{Type: r.Type})
+		p.meta(em, m)
 		return
 	}
 	d, ok := p.runs.step(p.thread, *r.Usage)
 	if !ok {
-		p.meta(em, &agt.Meta{Type: r.Type})
+		p.meta(em, m)
 		return
 	}
-	p.emit(em, agt.Event{Kind: agt.KindUsage, Model: p.model, Usage: d.usage(agt.ScopeRun)}, "", "usage")
+	p.emit(em, agt.Event{Kind: agt.KindUsage, Model: p.model, Usage: d.usage(agt.ScopeRun), Meta: m}, "", "usage")
 }
 
 func (p *liveParser) turnFailed(em *agt.Emitter, r *liveLine) {
@@ -150,11 +151,11 @@ func (p *liveParser) turnFailed(em *agt.Emitter, r *liveLine) {
 	if r.Error != nil {
 		t = text(r.Error.Message)
 	}
-	p.say(em, agt.KindSystem, t, &agt.Meta{Type: r.Type}, "error")
+	p.say(em, agt.KindSystem, t, &agt.Meta{Type: r.Type, Outcome: outcome(liveOutcomes, r.Type, t)}, "error")
 }
 
 func (p *liveParser) errorLine(em *agt.Emitter, r *liveLine) {
-	p.say(em, agt.KindSystem, text(r.Message), &agt.Meta{Type: r.Type}, "error")
+	p.say(em, agt.KindSystem, text(r.Message), &agt.Meta{Type: r.Type, Outcome: outcome(liveOutcomes, r.Type, text(r.Message))}, "error")
 }
 
 // liveSpec says how a thread item becomes events: a text event of kind text

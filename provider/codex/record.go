@@ -61,6 +61,7 @@ type item struct {
 
 	// event_msg
 	Message          agt.Raw     `json:"message"`
+	Reason           string      `json:"reason"` // turn_aborted
 	Text             agt.Raw     `json:"text"`
 	Kind             agt.Raw     `json:"kind"`
 	Info             *tokenInfo  `json:"info"`

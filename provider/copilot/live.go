@@ -24,5 +24,6 @@ func (p *sessionParser) result(em *agt.Emitter, r *rec) {
 		Blocker  agt.Raw `json:"blocker,omitempty"`
 		Duration *int64  `json:"duration_ms,omitempty"`
 	}{res.ExitCode, res.Usage, res.Outcome, res.Blocker, d.Session})}
+	m.Outcome = resultOutcome(res.ExitCode, res.Outcome)
 	p.meta(em, r, p.key(r.id), m, "")
 }

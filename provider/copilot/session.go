@@ -491,6 +491,7 @@ func (p *sessionParser) apply(em *agt.Emitter, r *rec) {
 	if r.typ == "session.title_changed" {
 		m.Title = r.mf.Title
 	}
+	m.Outcome = r.outcome(m.Subtype)
 	ev := agt.Event{Kind: agt.KindMeta, TS: r.ts, Stream: r.stream, Meta: m}
 	if r.spec.model != nil {
 		ev.Model = r.spec.model(&r.mf)
@@ -585,7 +586,7 @@ func (p *sessionParser) notification(em *agt.Emitter, r *rec) {
 
 func (p *sessionParser) sessionError(em *agt.Emitter, r *rec) {
 	k := p.key(r.id)
-	m := &agt.Meta{Type: r.typ, Subtype: r.d.ErrorType, Data: r.raw}
+	m := &agt.Meta{Type: r.typ, Subtype: r.d.ErrorType, Data: r.raw, Outcome: r.outcome(text(r.d.Message).Str())}
 	if t := text(r.d.Message); t != nil {
 		em.Emit(agt.Event{Kind: agt.KindSystem, TS: r.ts, Stream: r.stream, Text: t, Meta: m}, k, "text")
 		return
@@ -595,11 +596,12 @@ func (p *sessionParser) sessionError(em *agt.Emitter, r *rec) {
 
 func (p *sessionParser) taskComplete(em *agt.Emitter, r *rec) {
 	k := p.key(r.id)
+	m := &agt.Meta{Type: r.typ, Outcome: r.outcome("")}
 	if t := text(r.d.Summary); t != nil {
-		em.Emit(agt.Event{Kind: agt.KindSummary, TS: r.ts, Stream: r.stream, Text: t, Meta: &agt.Meta{Type: r.typ}}, k, "text")
+		em.Emit(agt.Event{Kind: agt.KindSummary, TS: r.ts, Stream: r.stream, Text: t, Meta: m}, k, "text")
 		return
 	}
-	p.meta(em, r, k, &agt.Meta{Type: r.typ}, "")
+	p.meta(em, r, k, m, "")
 }
 
 // compactionComplete: the summary of the compacted history. The tokens of

@@ -16,6 +16,9 @@ type typeSpec struct {
 	sub      func(m *metaFields) string // Meta.Subtype
 	model    func(m *metaFields) string // Event.Model
 	switches bool                       // the model becomes the session's current model
+	// outcome is the status the record says of how the run or its turn
+	// ended (meta.outcome), "" for none
+	outcome string
 }
 
 // metaFields are the fields of meta-only records that give Meta its
@@ -56,8 +59,8 @@ var types = map[string]typeSpec{
 	"session.start":                       {keep: true, handle: (*sessionParser).start},
 	"session.resume":                      {keep: true, handle: (*sessionParser).resume},
 	"session.shutdown":                    {keep: true, handle: (*sessionParser).shutdown},
-	"session.error":                       {keep: true, handle: (*sessionParser).sessionError},
-	"session.task_complete":               {handle: (*sessionParser).taskComplete},
+	"session.error":                       {keep: true, handle: (*sessionParser).sessionError, outcome: agt.OutcomeError},
+	"session.task_complete":               {handle: (*sessionParser).taskComplete, outcome: agt.OutcomeSuccess},
 	"session.compaction_complete":         {keep: true, handle: (*sessionParser).compactionComplete},
 	"session.compaction_start":            {keep: true},
 	"session.truncation":                  {keep: true},
@@ -114,8 +117,8 @@ var types = map[string]typeSpec{
 	"model.call_start":          {keep: true, model: modelField},
 	"model.call_finished":       {keep: true},
 	"model.call_final_result":   {keep: true, model: modelField},
-	"model.call_failure":        {keep: true, model: modelField},
-	"abort":                     {keep: true, sub: subReason},
+	"model.call_failure":        {keep: true, model: modelField, outcome: agt.OutcomeError},
+	"abort":                     {keep: true, sub: subReason, outcome: agt.OutcomeInterrupted},
 
 	// tools
 	"tool.execution_start":          {handle: (*sessionParser).toolStart},

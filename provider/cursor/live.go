@@ -26,6 +26,7 @@ type line struct {
 	Usage       *usage   `json:"usage"`
 	Error       agt.Raw  `json:"error"`
 	Status      string   `json:"status"`
+	Result      agt.Raw  `json:"result"`
 }
 
 type message struct {
@@ -318,7 +319,7 @@ func exitCode(r agt.Raw) *int {
 // usage when the line has it.
 func (p *liveParser) result(em *agt.Emitter, l *line, ts string) {
 	data := agt.Compact(em.Line())
-	em.Emit(agt.Event{TS: ts, Kind: agt.KindMeta, Meta: &agt.Meta{Type: "result", Subtype: l.Subtype, Data: data}}, "", "meta")
+	em.Emit(agt.Event{TS: ts, Kind: agt.KindMeta, Meta: &agt.Meta{Type: "result", Subtype: l.Subtype, Data: data, Outcome: resultOutcome(l)}}, "", "meta")
 	if u := l.Usage; u != nil {
 		us := &agt.Usage{Scope: agt.ScopeRun, Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Output: u.Output, MessageID: l.RequestID}
 		us.Sum()
@@ -334,8 +335,8 @@ func (p *liveParser) turnEnded(em *agt.Emitter, l *line, ts string) {
 		if text == "" {
 			text = string(l.Error)
 		}
-		em.Emit(agt.Event{TS: ts, Kind: agt.KindSystem, Text: agt.String(text), Meta: &agt.Meta{Type: "turn_ended", Subtype: l.Status}}, "", "system")
+		em.Emit(agt.Event{TS: ts, Kind: agt.KindSystem, Text: agt.String(text), Meta: &agt.Meta{Type: "turn_ended", Subtype: l.Status, Outcome: turnOutcome(l.Status, text)}}, "", "system")
 		return
 	}
-	em.Emit(agt.Event{TS: ts, Kind: agt.KindMeta, Meta: &agt.Meta{Type: "turn_ended", Subtype: l.Status}}, "", "meta")
+	em.Emit(agt.Event{TS: ts, Kind: agt.KindMeta, Meta: &agt.Meta{Type: "turn_ended", Subtype: l.Status, Outcome: turnOutcome(l.Status, "")}}, "", "meta")
 }

@@ -170,7 +170,7 @@ func (p *streamParser) Apply(em *agt.Emitter, v any) {
 		ev.Result = &agt.Result{ID: r.ToolID, Call: p.calls[em.Current()+"\x00"+r.ToolID], Output: out, IsError: toolFailed[r.Status]}
 		em.Emit(ev, r.ToolID, "result")
 	case "error":
-		ev.Kind, ev.Text, ev.Meta = agt.KindSystem, agt.String(r.Message), &agt.Meta{Type: "error", Subtype: r.Severity}
+		ev.Kind, ev.Text, ev.Meta = agt.KindSystem, agt.String(r.Message), &agt.Meta{Type: "error", Subtype: r.Severity, Outcome: outcome(errorOutcomes, r.Severity, agt.String(r.Message))}
 		em.Emit(ev, "", "error")
 	case "result":
 		p.result(em, sv)
@@ -190,7 +190,11 @@ func (p *streamParser) result(em *agt.Emitter, sv *streamValue) {
 			ToolCalls  int64 `json:"tool_calls"`
 		}{sv.stats.DurationMS, sv.stats.ToolCalls})
 	}
-	em.Emit(agt.Event{Kind: agt.KindMeta, TS: t, Meta: &agt.Meta{Type: "result", Subtype: r.Status, Data: data}}, "", "result")
+	var reason agt.Raw
+	if r.Error != nil {
+		reason = agt.String(r.Error.Message)
+	}
+	em.Emit(agt.Event{Kind: agt.KindMeta, TS: t, Meta: &agt.Meta{Type: "result", Subtype: r.Status, Data: data, Outcome: outcome(resultOutcomes, r.Status, reason)}}, "", "result")
 	if r.Error != nil {
 		em.Emit(agt.Event{Kind: agt.KindSystem, TS: t, Text: agt.String(r.Error.Message),
 			Meta: &agt.Meta{Type: "error", Subtype: r.Error.Type}}, "", "error")
@@ -314,19 +318,30 @@ func (jsonParser) Apply(em *agt.Emitter, v any) {
 			Files agt.Raw `json:"files,omitempty"`
 		}{compact(d.Stats.Tools), compact(d.Stats.Files)})
 	}
-	em.Emit(agt.Event{Kind: agt.KindMeta, Meta: &agt.Meta{Type: "result", Data: data}}, "", "result")
+	// the document's outcome: its error, else success, said by its last
+	// event of these (the error, else the response, else the result)
+	text, _ := contentText(d.Response)
+	result := &agt.Meta{Type: "result", Data: data}
+	if d.Error == nil && text == nil {
+		result.Outcome = &agt.Outcome{Status: agt.OutcomeSuccess, Reason: "response"}
+	}
+	em.Emit(agt.Event{Kind: agt.KindMeta, Meta: result}, "", "result")
 	model := ""
 	if len(jv.usage) == 1 {
 		model = jv.usage[0].model
 	}
-	if text, _ := contentText(d.Response); text != nil {
+	if text != nil {
 		at("/response")
-		em.Emit(agt.Event{Kind: agt.KindAssistant, Text: text, Model: model}, "", "text")
+		ev := agt.Event{Kind: agt.KindAssistant, Text: text, Model: model}
+		if d.Error == nil {
+			ev.Meta = &agt.Meta{Type: "response", Outcome: &agt.Outcome{Status: agt.OutcomeSuccess, Reason: "response"}}
+		}
+		em.Emit(ev, "", "text")
 	}
 	if d.Error != nil {
 		at("/error")
 		em.Emit(agt.Event{Kind: agt.KindSystem, Text: agt.String(d.Error.Message),
-			Meta: &agt.Meta{Type: "error", Subtype: d.Error.Type, Data: compact(d.Error.Code)}}, "", "error")
+			Meta: &agt.Meta{Type: "error", Subtype: d.Error.Type, Data: compact(d.Error.Code), Outcome: &agt.Outcome{Status: agt.OutcomeError, Reason: d.Error.Message}}}, "", "error")
 	}
 	for i, w := range jv.warnings {
 		text, _ := contentText(w)

@@ -340,6 +340,10 @@ func (p *sessionParser) message(em *agt.Emitter, m *record, final, quiet bool) {
 	case kind == agt.KindSystem:
 		meta = &agt.Meta{Type: m.Type}
 	}
+	text, fnResp := contentText(m.Content)
+	if meta != nil {
+		meta.Outcome = outcome(messageOutcomes, m.Type, text)
+	}
 	for i := st.thoughts; i < len(m.Thoughts); i++ {
 		th := m.Thoughts[i]
 		if t := thoughtText(th); t != nil {
@@ -349,7 +353,6 @@ func (p *sessionParser) message(em *agt.Emitter, m *record, final, quiet bool) {
 	if len(m.Thoughts) > st.thoughts {
 		st.thoughts = len(m.Thoughts)
 	}
-	text, fnResp := contentText(m.Content)
 	if text != nil && hash(text) != st.text {
 		suffix := "text"
 		if st.texts > 0 {

@@ -277,5 +277,5 @@ func errorEvent(raw agt.Raw, when, model string) agt.Event {
 	if text == "" {
 		text = raw.Str()
 	}
-	return agt.Event{Kind: agt.KindSystem, TS: when, Model: model, Text: agt.String(text), Meta: &agt.Meta{Type: "error", Subtype: e.Name, Data: compactValue(raw)}}
+	return agt.Event{Kind: agt.KindSystem, TS: when, Model: model, Text: agt.String(text), Meta: &agt.Meta{Type: "error", Subtype: e.Name, Data: compactValue(raw), Outcome: errorOutcome(e.Name, text)}}
 }

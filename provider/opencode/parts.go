@@ -265,7 +265,7 @@ func stepFinishPart(c *partCtx, p *part) {
 	if !c.live && !c.msg.stepUsage {
 		end := c.msg
 		end.ts = first(c.msg.end, c.msg.ts)
-		(&partCtx{em: c.em, st: c.st, msg: end, key: c.key}).meta(p, agt.Meta{Subtype: p.Reason})
+		(&partCtx{em: c.em, st: c.st, msg: end, key: c.key}).meta(p, agt.Meta{Subtype: p.Reason, Outcome: stepOutcome(p.Reason)})
 		return
 	}
 	t := p.Tokens
@@ -274,7 +274,11 @@ func stepFinishPart(c *partCtx, p *part) {
 	}
 	u := usage(t, p.Cost)
 	u.MessageID = p.MessageID
-	c.emit(agt.Event{Kind: agt.KindUsage, TS: ts(c.msg.ts), Model: c.msg.model, Usage: u}, "usage")
+	ev := agt.Event{Kind: agt.KindUsage, TS: ts(c.msg.ts), Model: c.msg.model, Usage: u}
+	if o := stepOutcome(p.Reason); o != nil {
+		ev.Meta = &agt.Meta{Type: p.Type, Subtype: p.Reason, Outcome: o}
+	}
+	c.emit(ev, "usage")
 }
 
 // subtaskPart: a request to run an agent; with a command it is the agent

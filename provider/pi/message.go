@@ -129,14 +129,21 @@ func assistantMessage(p *parser, em *agt.Emitter, m *message, a at) int {
 			n++
 		}
 	}
+	// how the call ended, said by its error event, else by its usage
+	o := stopOutcome(m)
 	if m.ErrorMessage != "" {
 		em.Emit(agt.Event{Kind: agt.KindSystem, TS: a.ts, Text: agt.String(m.ErrorMessage), Model: m.Model,
-			Meta: &agt.Meta{Type: "error", Subtype: m.StopReason}}, a.key, "error")
+			Meta: &agt.Meta{Type: "error", Subtype: m.StopReason, Outcome: o}}, a.key, "error")
 		n++
+		o = nil
 	}
 	if u := m.Usage.event(); u != nil {
 		u.MessageID = m.ResponseID
-		em.Emit(agt.Event{Kind: agt.KindUsage, TS: a.ts, Model: m.Model, Usage: u}, a.key, "usage")
+		ev := agt.Event{Kind: agt.KindUsage, TS: a.ts, Model: m.Model, Usage: u}
+		if o != nil {
+			ev.Meta = &agt.Meta{Type: "stop", Subtype: m.StopReason, Outcome: o}
+		}
+		em.Emit(ev, a.key, "usage")
 		n++
 	}
 	return n
