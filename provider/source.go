@@ -192,8 +192,8 @@ func (s *Source) readAll(ctx context.Context, stop <-chan struct{}, out chan<- *
 	groups := groupUnits(ctx, cfg, s.forced, Units(inputs))
 	var rc *recount // a record several units hold counts once (see recount)
 	for gi, g := range groups {
-		if stopped(stop) {
-			return nil
+		if stopped(stop) && !fromStdin(g.units...) { // stdin may be a pipe, read to its end (stage.WithDrainStop)
+			continue
 		}
 		if cfg.Skip != nil {
 			var files []stage.Input
@@ -216,8 +216,8 @@ func (s *Source) readAll(ctx context.Context, stop <-chan struct{}, out chan<- *
 			rc, join = newRecount(), false
 		}
 		for i, u := range g.units {
-			if stopped(stop) {
-				return nil
+			if stopped(stop) && !fromStdin(u) {
+				continue
 			}
 			if rc != nil {
 				u.Recount = rc.unit(join && i == 0)
@@ -228,6 +228,18 @@ func (s *Source) readAll(ctx context.Context, stop <-chan struct{}, out chan<- *
 		}
 	}
 	return nil
+}
+
+// fromStdin tells whether one of the units reads standard input.
+func fromStdin(us ...*stage.Unit) bool {
+	for _, u := range us {
+		for _, f := range u.Files {
+			if f.Path == stage.StdinPath {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // stopped tells whether stop is closed.
@@ -324,7 +336,7 @@ func (s *Source) readUnit(ctx context.Context, stop <-chan struct{}, u *stage.Un
 		return nil
 	}
 	for i, in := range u.Files {
-		if stopped(stop) {
+		if stopped(stop) && in.Path != stage.StdinPath {
 			break
 		}
 		if in.Walk != "" && strings.HasSuffix(in.Path, ".db") && !in.Store {
@@ -340,7 +352,14 @@ func (s *Source) readUnit(ctx context.Context, stop <-chan struct{}, u *stage.Un
 		}
 		br := stage.NewBlockReader(rc)
 		br.SetLimit(cfg.MaxLine, agt.MaxLineText)
-		br.StopOn(stop)
+		unitStop := stop
+		if d := stage.DrainStop(ctx); d != nil && stage.Drains(rc) {
+			unitStop = d // a pipe is read to its end after an interrupt (stage.WithDrainStop)
+		} else if stopped(stop) { // stdin from a file or a terminal, interrupted before its read
+			rc.Close()
+			break
+		}
+		br.StopOn(unitStop)
 		br.SetStream(stage.IsStream(rc))
 		size := firstBlock
 		for first := true; ; first = false {
@@ -404,7 +423,7 @@ func (s *Source) readUnit(ctx context.Context, stop <-chan struct{}, u *stage.Un
 				rc.Close()
 				return err
 			}
-			if rerr != nil || stopped(stop) && !br.Stream() { // a stream stopped ends with what it read (StopOn)
+			if rerr != nil || stopped(unitStop) && !br.Stream() { // a stream stopped ends with what it read (StopOn)
 				break
 			}
 			if br.Stream() { // its lines go on now: the next may be long in coming

@@ -219,6 +219,17 @@ type stdinReader struct {
 
 func (stdinReader) Close() error { return nil }
 
+// Drains tells whether the stream is read to its end after a first
+// interrupt (see WithDrainStop): a pipe or a socket, which another process
+// writes, not a terminal, where the interrupt is the person's own.
+func (s stdinReader) Drains() bool {
+	if f, ok := s.src.(*os.File); ok {
+		st, err := f.Stat()
+		return err == nil && !st.Mode().IsRegular() && st.Mode()&os.ModeCharDevice == 0
+	}
+	return true
+}
+
 func (s stdinReader) Stream() bool {
 	if f, ok := s.src.(*os.File); ok {
 		return IsStream(f)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/cmd/internal/signals"
 	"github.com/agt-project/agt/stage"
 	"github.com/urfave/cli/v2"
 )
@@ -144,14 +145,34 @@ func Main(build App) int {
 		// instead of 2× cuts GC work by a third for some more peak memory
 		debug.SetGCPercent(gcPercent)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// the first SIGINT ends ctx: files are read no further, a pipe on stdin
+	// is read to its end (its writer got the same interrupt and hands on
+	// what it had); a second SIGINT, or SIGTERM, ends the pipe's read too
+	// (stage.WithDrainStop)
+	sigs := signals.C // caught from the start
+	if sigs == nil {
+		sigs = make(chan os.Signal, 2)
+		signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	}
+	defer signal.Stop(sigs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	hard := make(chan struct{})
+	go func() {
+		if s := <-sigs; s == os.Interrupt {
+			cancel()
+			<-sigs
+		}
+		cancel()
+		close(hard)
+	}()
+	ctx = stage.WithDrainStop(ctx, hard)
 	done := make(chan int, 1)
 	go func() { done <- Run(ctx, build(IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}), os.Args) }()
 	select {
 	case code := <-done:
 		return code
-	case <-ctx.Done():
+	case <-hard:
 	}
 	// a stream's read blocked on a terminal or a pipe is left behind (its
 	// read-ahead, see stage.BlockReader.StopOn): the run ends at once; the
