@@ -154,6 +154,9 @@ func checkOnce(t *testing.T, out string, want []byte, step string) {
 // transcript per session, and the sum of cost_usd over it is one run's.
 // The later runs convert nothing.
 func TestOutputFourSpellings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("over the corpus: run without -short (the race run leaves it out)")
+	}
 	root := t.TempDir()
 	x := filepath.Join(root, "x")
 	claudeTree(t, x)
@@ -187,6 +190,9 @@ func TestOutputFourSpellings(t *testing.T) {
 // TestOutputThenDiscover: a tree converted by a relative path, then found
 // by --discover (HOME holding it), is converted once.
 func TestOutputThenDiscover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("over the corpus: run without -short (the race run leaves it out)")
+	}
 	home := t.TempDir()
 	claudeTree(t, home)
 	for _, v := range agentVars {
@@ -210,6 +216,9 @@ func TestOutputThenDiscover(t *testing.T) {
 // elsewhere, with other times), into one folder: one transcript per
 // session, the costs of one run.
 func TestOutputBackupLater(t *testing.T) {
+	if testing.Short() {
+		t.Skip("over the corpus: run without -short (the race run leaves it out)")
+	}
 	root := t.TempDir()
 	tree := claudeTree(t, filepath.Join(root, "live"))
 	backup := claudeTree(t, filepath.Join(root, "backup"))
@@ -334,6 +343,9 @@ func TestOutputRecallNotFromFolder(t *testing.T) {
 // the folder holds one transcript per session with the tree's costs, as
 // one run over both gives; the backup given again converts nothing new.
 func TestOutputOlderBackupThenTree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("over the corpus: run without -short (the race run leaves it out)")
+	}
 	root := t.TempDir()
 	tree := claudeTree(t, filepath.Join(root, "live"))
 	backup := claudeTree(t, filepath.Join(root, "backup"))
@@ -387,6 +399,9 @@ func TestOutputOlderBackupThenTree(t *testing.T) {
 // rewritten in place (the same transcripts); a run after that converts
 // nothing.
 func TestOutputTreeThenArchive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("over the corpus: run without -short (the race run leaves it out)")
+	}
 	root := t.TempDir()
 	claudeTree(t, root)
 	archive := filepath.Join(root, "claude.tar.gz")

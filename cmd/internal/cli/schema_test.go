@@ -17,6 +17,9 @@ import (
 // filters write is one the schema names (the schemas refuse others), so
 // that a field added to the code and not to the contract fails here.
 func TestSchemas(t *testing.T) {
+	if testing.Short() {
+		t.Skip("over the corpus: run without -short (the race run leaves it out)")
+	}
 	root := providertest.RepoRoot(t)
 	corpus := providertest.CorpusDir(t)
 	inputs := []string{filepath.Join(root, "testdata"), corpus, filepath.Join(corpus, "..", "agents-next")}
