@@ -223,6 +223,9 @@ func (b *builder) add(ev *agt.Event) {
 	}
 	if m := ev.Meta; m != nil {
 		b.meta(m)
+		if m.ParentSession != "" && b.t.ParentSession == "" && ev.Stream == agt.StreamMain && m.ParentSession != ev.NativeSession {
+			b.t.ParentSession = strings.Clone(m.ParentSession)
+		}
 	}
 	switch ev.Kind {
 	case agt.KindAssistant, agt.KindReasoning:

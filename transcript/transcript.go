@@ -44,7 +44,12 @@ type Transcript struct {
 	// Continues is the native id of the session this one continues (a
 	// resumed or forked session given with its original): the records it
 	// holds of it count in the original's transcript, not in this one.
-	Continues     string     `json:"continues,omitempty"`
+	Continues string `json:"continues,omitempty"`
+	// ParentSession is the native id of the session that started this one
+	// (a Crush or OpenCode sub-agent's session, a Codex thread spawned by
+	// another, a Pi or Cline child session), as the session's own records
+	// name it.
+	ParentSession string     `json:"parent_session,omitempty"`
 	Provider      string     `json:"provider"`
 	Format        string     `json:"format"`
 	Model         string     `json:"model,omitempty"`

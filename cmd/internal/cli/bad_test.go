@@ -731,6 +731,18 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 	// hostile: a session id that climbs out of a folder, a message whose
 	// parts are not JSON (a raw control character), one whose parts are
 	// not an array, a negative token count
+	// crushchild DIR: a Crush database with a session and a sub-agent's
+	// session that names it as its parent
+	"crushchild": func(t *testing.T, dir string, args ...string) {
+		walDB(t, filepath.Join(dir, args[0]), "crush.db",
+			"CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_session_id TEXT, title TEXT, message_count INTEGER, prompt_tokens INTEGER, completion_tokens INTEGER, cost REAL, updated_at INTEGER, created_at INTEGER, summary_message_id TEXT)",
+			"CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT, role TEXT, parts TEXT, model TEXT, created_at INTEGER, updated_at INTEGER, finished_at INTEGER, provider TEXT)",
+			"INSERT INTO sessions VALUES ('main-1', NULL, 'main', 1, 10, 5, 0, 1700000000, 1700000000, NULL)",
+			"INSERT INTO sessions VALUES ('task-1', 'main-1', 'a task', 1, 10, 5, 0, 1700000001, 1700000001, NULL)",
+			`INSERT INTO messages VALUES ('m1', 'main-1', 'user', '[{"type":"text","data":{"text":"hi"}}]', NULL, 1700000000, 1700000000, NULL, NULL)`,
+			`INSERT INTO messages VALUES ('m2', 'task-1', 'user', '[{"type":"text","data":{"text":"look"}}]', NULL, 1700000001, 1700000001, NULL, NULL)`,
+		)
+	},
 	"crushdb": func(t *testing.T, dir string, args ...string) {
 		walDB(t, filepath.Join(dir, args[0]), "crush.db",
 			"CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_session_id TEXT, title TEXT, message_count INTEGER, prompt_tokens INTEGER, completion_tokens INTEGER, cost REAL, updated_at INTEGER, created_at INTEGER, summary_message_id TEXT)",
