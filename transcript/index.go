@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -139,6 +140,9 @@ func Lock(root string) (unlock func(), err error) {
 		return nil, err
 	}
 	defer r.Close()
+	if err := regular(r, root, LockName); err != nil {
+		return nil, err
+	}
 	f, err := r.OpenFile(LockName, os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(root, LockName), unwrapPath(err))
@@ -169,6 +173,10 @@ func LoadIndex(root, salt string) (*Index, error) {
 		inputs: map[string][]IndexInput{}, decided: map[string]bool{}, group: map[string]string{}, owner: map[string]string{},
 		read: map[string]content{}, archive: map[string]string{}, byPath: map[string]IndexInput{}, bySum: map[string][]string{},
 		byMember: map[string]IndexInput{}, lengths: map[int64]bool{}, sessions: map[string][]string{}}
+	if err := regular(r, root, IndexName); err != nil {
+		r.Close()
+		return nil, err
+	}
 	b, err := r.ReadFile(IndexName)
 	if err == nil {
 		ix.Units = decodeIndex(b, ix.Key)
@@ -293,12 +301,27 @@ func (ix *Index) learn(unit string, e IndexEntry, content bool) {
 	}
 }
 
+// regular refuses a file of agt's (the index, the lock) that is there but
+// not a regular file: a FIFO would hang the read, a folder or a device is
+// no index.
+func regular(r *os.Root, root, name string) error {
+	st, err := r.Lstat(name)
+	if err != nil || st.Mode().IsRegular() {
+		return nil // absent: made; unreadable: its read says why
+	}
+	return fmt.Errorf("%s: not a regular file (agt keeps its %s there): move it away", filepath.Join(root, name), map[string]string{IndexName: "index", LockName: "lock"}[name])
+}
+
+// tempFile is the name of a temporary file agt writes (Dir.tempName and
+// the index's): ".NAME.tmp-RUN-N", RUN the run's tag (RunTag: 8 hex
+// digits), N a number. A file of the user's that merely holds ".tmp-" is
+// not one.
+var tempFile = regexp.MustCompile(`^\..+\.tmp-[0-9a-f]{8}-[0-9]+$`)
+
 // removeTemps removes the temporary files of dead runs, in the folder and
 // in its provider folders (never through a link).
 func removeTemps(r *os.Root) {
-	isTemp := func(e fs.DirEntry) bool {
-		return e.Type().IsRegular() && strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), ".tmp-")
-	}
+	isTemp := func(e fs.DirEntry) bool { return e.Type().IsRegular() && tempFile.MatchString(e.Name()) }
 	top, _ := fs.ReadDir(r.FS(), ".")
 	for _, e := range top {
 		if isTemp(e) {

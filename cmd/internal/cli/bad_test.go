@@ -506,6 +506,14 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 		done()
 		write(t, dir, args[2], buf.Bytes())
 	},
+	// mkfifo NAME: a named pipe nobody writes (its folder made)
+	"mkfifo": func(t *testing.T, dir string, args ...string) {
+		p := filepath.Join(dir, args[0])
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+	},
 	// zero NAME: a link to /dev/zero, a file that never ends
 	"zero": func(t *testing.T, dir string, args ...string) {
 		if err := os.Symlink("/dev/zero", filepath.Join(dir, args[0])); err != nil {
