@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/agt-project/agt"
@@ -70,15 +71,24 @@ func WalkDB(path string, fn func(Stored) error) error {
 var errForeignDB = errors.New("not an OpenCode database (no session, message and part tables)")
 
 // isOpenCodeDB tells whether the SQLite database at path has OpenCode's
-// tables. One that cannot be opened counts as OpenCode's, so that the
-// reason is reported when it is read.
+// tables. One that cannot be opened counts as OpenCode's when it has
+// OpenCode's name, so that the reason is reported when it is read.
 func isOpenCodeDB(path string) bool {
 	db, err := openDB(path)
 	if err != nil {
-		return !errors.Is(err, errForeignDB)
+		return !errors.Is(err, errForeignDB) && ownName(path)
 	}
 	db.Close()
 	return true
+}
+
+// ownName tells a file named as OpenCode names its database
+// (opencode.db, opencode-<channel>.db): one that cannot be opened is
+// OpenCode's damaged database only then; a damaged SQLite file of another
+// name is no agent's, left out of a folder walk as any foreign file.
+func ownName(path string) bool {
+	base := filepath.Base(path)
+	return strings.HasPrefix(base, "opencode") && strings.HasSuffix(base, ".db")
 }
 
 // openDB opens the database at path if it has OpenCode's tables.

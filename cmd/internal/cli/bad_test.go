@@ -506,6 +506,16 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 		done()
 		write(t, dir, args[2], buf.Bytes())
 	},
+	// damagedsqlite NAME: the first page of a real SQLite database and no
+	// more (a damaged file)
+	"damagedsqlite": func(t *testing.T, dir string, args ...string) {
+		var buf bytes.Buffer
+		buf.WriteString("SQLite format 3\x00")
+		buf.Write([]byte{0x10, 0x00, 0x01, 0x01, 0x00, 0x40, 0x20, 0x20})
+		buf.Write(bytes.Repeat([]byte{0xab}, 4096-buf.Len()))
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, args[0])), 0o755)
+		write(t, dir, args[0], buf.Bytes())
+	},
 	// mkfifo NAME: a named pipe nobody writes (its folder made)
 	"mkfifo": func(t *testing.T, dir string, args ...string) {
 		p := filepath.Join(dir, args[0])
