@@ -54,32 +54,46 @@ func TestProcess(t *testing.T) {
 		}
 	})
 
+	// a pipe on stdin is read to its end after the first SIGINT (its
+	// writer got the same interrupt and hands on what it had); a second
+	// SIGINT ends the read where it is
 	t.Run("SIGINT", func(t *testing.T) {
-		cmd := exec.Command(bin)
-		w, _ := cmd.StdinPipe() // stdin stays open: the run waits for input
-		var stdout bytes.Buffer
-		cmd.Stdout = &stdout
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		io.WriteString(w, line)
-		waitRead(t, w)
-		cmd.Process.Signal(syscall.SIGINT)
-		done := make(chan error)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(20 * time.Second):
-			cmd.Process.Kill()
-			t.Fatal("agt-parse did not end on SIGINT")
-		}
-		if code := cmd.ProcessState.ExitCode(); code != 130 {
-			t.Errorf("exit %d, want 130", code)
-		}
-		w.Close()
-		// what was read is written before the exit
-		if strings.Count(stdout.String(), "\n") != 1 || !strings.Contains(stdout.String(), `"kind":"user"`) {
-			t.Errorf("output %q, want the line's user event", stdout.String())
+		for _, second := range []bool{false, true} {
+			cmd := exec.Command(bin)
+			w, _ := cmd.StdinPipe() // stdin stays open: the run waits for input
+			var stdout bytes.Buffer
+			cmd.Stdout = &stdout
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			io.WriteString(w, line)
+			waitRead(t, w)
+			cmd.Process.Signal(syscall.SIGINT)
+			want := 1
+			if second {
+				time.Sleep(200 * time.Millisecond) // two signals sent at once are one to the kernel; a person's second Ctrl-C comes later
+				cmd.Process.Signal(syscall.SIGINT)
+			} else {
+				io.WriteString(w, strings.Replace(line, `"u1"`, `"u2"`, 1)) // what the writer hands on after the interrupt
+				w.Close()
+				want = 2
+			}
+			done := make(chan error)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				cmd.Process.Kill()
+				t.Fatalf("agt-parse did not end on SIGINT (second %v)", second)
+			}
+			if code := cmd.ProcessState.ExitCode(); code != 130 {
+				t.Errorf("exit %d, want 130", code)
+			}
+			w.Close()
+			// what was read is written before the exit
+			if strings.Count(stdout.String(), "\n") != want || !strings.Contains(stdout.String(), `"kind":"user"`) {
+				t.Errorf("second SIGINT %v: output %q, want %d user events", second, stdout.String(), want)
+			}
 		}
 	})
 
