@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"fmt"
 	"hash/maphash"
 	"slices"
 	"strings"
@@ -68,6 +69,9 @@ type Consolidator struct {
 	// Out, when set, hands on what the flushed sessions wrote (a buffered
 	// stdout) whenever the run has no other batch ready (Flush).
 	Out func() error
+	// Warn, when set, is told of a session whose token total passes 2^53
+	// (agt.MaxCount): JSON readers do not hold such a number exactly.
+	Warn func(msg string)
 
 	unitKey  func(path string) string
 	keep     bool
@@ -219,6 +223,9 @@ func (c *Consolidator) finish() error {
 	for _, b := range order {
 		c.count++
 		t := b.transcript()
+		if t.Usage.Total > agt.MaxCount && c.Warn != nil {
+			c.Warn(fmt.Sprintf("session %s (%s): its token total %d passes 2^53, which JSON readers do not hold exactly", agt.Printable(t.NativeSession), t.Provider, t.Usage.Total))
+		}
 		if t.ContextWindow == 0 && t.Model != "" && c.Window != nil {
 			t.ContextWindow = c.Window(t.Model)
 		}

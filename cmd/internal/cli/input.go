@@ -75,3 +75,13 @@ func parseSize(s string, limit int64) (int64, error) {
 	}
 	return n * mul, nil
 }
+
+// warner prints a warning of the run as one line on stderr named after the
+// filter (none under -q).
+func warner(c *cli.Context, io IO) func(string) {
+	return func(msg string) {
+		if !c.Bool("quiet") {
+			fmt.Fprintf(io.Err, "%s: %s\n", c.App.Name, agt.Printable(msg))
+		}
+	}
+}

@@ -93,7 +93,7 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 				cons = transcript.NewConsolidator(provider.UnitKey, false, func(_ string, t *transcript.Transcript, _ []agt.Event) error {
 					return sum.End(t)
 				})
-				cons.Window, cons.Each = n.Window, sum.Event
+				cons.Window, cons.Each, cons.Warn = n.Window, sum.Event, warner(c, io)
 				cons.Out = sum.Flush // a live run's lines go out as they come
 				out = cons
 			}

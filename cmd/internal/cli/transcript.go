@@ -98,7 +98,7 @@ be read, the output could not be written, or a data error under --strict,
 		if out == "" {
 			w := stage.NewWriter(io.Out)
 			cons := transcript.NewConsolidator(provider.UnitKey, false, func(_ string, t *transcript.Transcript, _ []agt.Event) error { return format.Write(w, t) })
-			cons.Window, cons.Out = n.Window, w.Flush
+			cons.Window, cons.Out, cons.Warn = n.Window, w.Flush, warner(c, io)
 			st, err := read(c, cfg, nil, inputs, cons, io.Err)
 			if err == nil || interrupted(c, err) {
 				// interrupted, the sessions read so far are written as
@@ -158,7 +158,7 @@ be read, the output could not be written, or a data error under --strict,
 			d.Warn = func(msg string) { fmt.Fprintf(diag, "%s: %s\n", c.App.Name, msg) }
 		}
 		cons := transcript.NewConsolidator(provider.UnitKey, mode != transcript.LogOff, d.Flush)
-		cons.Window, cons.Group = n.Window, d.Group
+		cons.Window, cons.Group, cons.Warn = n.Window, d.Group, warner(c, io)
 		st, err := read(c, cfg, nil, inputs, cons, diag)
 		if bar != nil {
 			bar.clear()
