@@ -12,7 +12,11 @@
 //     checkpointed into the main file, as while the agent runs) is copied
 //     with its WAL into a private temporary folder, and the copy is read;
 //     Close removes the folder. Detection opens it the same way (its tables
-//     may be in the WAL), so such a database is copied twice.
+//     may be in the WAL), so such a database is copied twice;
+//   - a database in rollback-journal mode with its journal beside it (the
+//     agent is in a transaction) is copied with the journal, which SQLite
+//     rolls back into the copy: the database as it was before the
+//     transaction (openRolledBack).
 package sqlitero
 
 import (
@@ -45,6 +49,9 @@ func (d *DB) Close() error {
 
 // Open opens the database at path for reading, its WAL included.
 func Open(path string) (*DB, error) {
+	if st, err := os.Stat(path + "-journal"); err == nil && st.Size() > 0 {
+		return openRolledBack(path)
+	}
 	if st, err := os.Stat(path + "-wal"); err != nil || st.Size() == 0 {
 		return openMain(path)
 	}
@@ -60,6 +67,34 @@ func Open(path string) (*DB, error) {
 		}
 	}
 	db, err := open(copyPath, "mode=ro")
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	return &DB{DB: db, tmp: tmp}, nil
+}
+
+// openRolledBack opens a database in rollback-journal mode whose journal
+// is there (its writer is in a transaction: pages of the main file may
+// already hold changes not committed, the journal their old content). The
+// journal, then the main file, are copied into a private folder, and the
+// copy is opened for writing, so that SQLite rolls the hot journal back
+// into it: the database as it was before the transaction, whole. A
+// transaction that ends between the two copies leaves its old pages in
+// the journal copy: rolled back too, to the state before it.
+func openRolledBack(path string) (*DB, error) {
+	tmp, err := os.MkdirTemp("", "agt-sqlite-")
+	if err != nil {
+		return nil, err
+	}
+	copyPath := filepath.Join(tmp, "db")
+	for _, suffix := range []string{"-journal", ""} {
+		if err := copyFile(path+suffix, copyPath+suffix); err != nil {
+			os.RemoveAll(tmp)
+			return nil, err
+		}
+	}
+	db, err := open(copyPath, "")
 	if err != nil {
 		os.RemoveAll(tmp)
 		return nil, err

@@ -102,3 +102,58 @@ func TestNothingWrittenBeside(t *testing.T) {
 		}
 	}
 }
+
+// TestRollbackJournalWhileWriting reads a database in rollback-journal
+// mode while its writer is in the middle of a transaction that has
+// already written pages to the main file (its cache spilled; the hot
+// journal holds their old content): the reader sees the database as it
+// was before the transaction, whole, and writes nothing beside it.
+func TestRollbackJournalWhileWriting(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "agent.db")
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(path), RawQuery: "_pragma=journal_mode(DELETE)&_pragma=cache_size(2)"}
+	w, err := sql.Open("sqlite", u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.SetMaxOpenConns(1)
+	if _, err := w.Exec(`CREATE TABLE m (x)`); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 200; i++ {
+		if _, err := w.Exec(`INSERT INTO m VALUES (?)`, fmt.Sprintf("%0500d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tx, err := w.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec(`UPDATE m SET x = x || x`); err != nil { // more pages than the cache: spilled to the file
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`DELETE FROM m WHERE rowid > 100`); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(path + "-journal"); err != nil || st.Size() == 0 {
+		t.Fatalf("no hot journal beside the database (%v): the test needs one", err)
+	}
+	before := snapshot(t, dir)
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n, long int
+	if err := db.QueryRow(`SELECT count(*), sum(length(x) = 500) FROM m`).Scan(&n, &long); err != nil {
+		t.Fatalf("reading while the writer's transaction is open: %v", err)
+	}
+	if n != 200 || long != 200 {
+		t.Errorf("%d rows (%d as before the transaction), want 200 and 200", n, long)
+	}
+	db.Close()
+	if after := snapshot(t, dir); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("the folder changed:\nbefore %v\nafter  %v", before, after)
+	}
+}
