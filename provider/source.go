@@ -367,9 +367,11 @@ func (s *Source) readUnit(ctx context.Context, stop <-chan struct{}, u *stage.Un
 			size = batchBytes
 			b := &stage.Batch{Unit: u, Path: in.Path, First: br.Line() - int64(len(lines)) + 1}
 			b.Add(br, lines, cfg.MaxLine)
-			// a stream's first lines may come one by one: the head is
-			// read until it tells the input's provider and format
-			for first && br.Stream() && rerr == nil && !headReady(b) {
+			// a stream's first lines may come one by one, and an input's
+			// first lines may all be longer than --max-line (an OpenCode
+			// database's first session): the head is read until it tells
+			// the input's provider and format
+			for first && rerr == nil && !headReady(b) && (br.Stream() || onlyBad(b)) {
 				lines, rerr = br.Next(size)
 				b.Add(br, lines, cfg.MaxLine)
 			}
@@ -457,6 +459,20 @@ func headReady(b *stage.Batch) bool {
 	}
 	h := agt.Head{Lines: lines}
 	return len(h.Lines) >= headLines || len(h.Lines) > 0 && (isEvents(h) || recognised(h) && !tentative(h))
+}
+
+// maxBadHead bounds the lines read for a head when all of them are bad
+// (longer than --max-line: each holds its first MiB).
+const maxBadHead = 64
+
+// onlyBad tells whether the batch b has lines, all bad or blank, and fewer
+// than maxBadHead: its head must be looked for in the lines after them.
+func onlyBad(b *stage.Batch) bool {
+	if len(b.Bad) == 0 || len(b.Lines) >= maxBadHead {
+		return false
+	}
+	lines, doc := headOf(b)
+	return len(lines) == 0 && !doc
 }
 
 // headOf takes the first headLines non-blank lines of the batch b, bad ones

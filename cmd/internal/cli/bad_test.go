@@ -735,6 +735,22 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 	// opencodedb DIR: DIR/opencode.db as OpenCode leaves it while it runs
 	// (walDB), hostile: a session id that climbs out of a folder, a part
 	// whose JSON has a raw control character inside a string
+	// opencodelong DIR: an OpenCode database whose first session holds a
+	// 64 KiB part (past a small --max-line) and whose second is short
+	"opencodelong": func(t *testing.T, dir string, args ...string) {
+		long := strings.Repeat("x", 64<<10)
+		walDB(t, filepath.Join(dir, args[0]), "opencode.db",
+			"CREATE TABLE session (id text PRIMARY KEY, project_id text, slug text, directory text, title text, version text, time_created integer, time_updated integer)",
+			"CREATE TABLE message (id text PRIMARY KEY, session_id text, time_created integer, time_updated integer, data text)",
+			"CREATE TABLE part (id text PRIMARY KEY, message_id text, session_id text, time_created integer, time_updated integer, data text)",
+			"INSERT INTO session VALUES ('ses_a', 'p', 's', '/w', 'long', '1.0.0', 1700000000000, 1700000000000)",
+			"INSERT INTO session VALUES ('ses_b', 'p', 's', '/w', 'short', '1.0.0', 1700000001000, 1700000001000)",
+			`INSERT INTO message VALUES ('msg_a', 'ses_a', 1700000000000, 1700000000000, '{"role":"user","time":{"created":1700000000000}}')`,
+			`INSERT INTO part VALUES ('prt_a', 'msg_a', 'ses_a', 1700000000000, 1700000000000, '{"type":"text","text":"`+long+`"}')`,
+			`INSERT INTO message VALUES ('msg_b', 'ses_b', 1700000001000, 1700000001000, '{"role":"user","time":{"created":1700000001000}}')`,
+			`INSERT INTO part VALUES ('prt_b', 'msg_b', 'ses_b', 1700000001000, 1700000001000, '{"type":"text","text":"hello"}')`,
+		)
+	},
 	"opencodedb": func(t *testing.T, dir string, args ...string) {
 		walDB(t, filepath.Join(dir, args[0]), "opencode.db",
 			"CREATE TABLE session (id text PRIMARY KEY, project_id text, slug text, directory text, title text, version text, time_created integer, time_updated integer)",
