@@ -41,8 +41,8 @@ func following(c *cli.Context) (*stage.Follower, error) {
 		return nil, nil
 	}
 	idle := c.Duration("follow-timeout")
-	if idle < 0 {
-		return nil, Usagef("--follow-timeout %v: want a duration above 0", idle)
+	if idle < 0 || idle == 0 && c.IsSet("follow-timeout") { // a 0 given would follow for ever, as leaving the flag out does
+		return nil, Usagef("--follow-timeout %v: want a duration above 0 (leave it out to follow until an interrupt)", idle)
 	}
 	args := operands(c)
 	if len(args) > 1 && slices.Contains(args, stage.StdinPath) {
