@@ -276,19 +276,31 @@ func (p *parser) closeStream(em *agt.Emitter, session, stream string) {
 	em.SetSrc(src, raw)
 }
 
+// callKey is the model call an assistant line with usage belongs to: its
+// message id (else the line's uuid), and the key of the call in the
+// session (with the request id); ok is false for a line without usage or
+// of the synthetic model.
+func callKey(r *record, session string) (key, k string, ok bool) {
+	m := r.Message
+	if m == nil || m.Usage == nil || m.Model == "<synthetic>" {
+		return "", "", false
+	}
+	key = m.ID
+	if key == "" {
+		key = r.UUID
+	}
+	return key, session + "\x00" + key + "\x00" + r.RequestID, true
+}
+
 // addCall records the usage of an assistant line of a session log. A call
 // stays open while its lines come; the first line of another call in the
 // same stream makes it final and emits its usage.
 func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string) {
-	m := r.Message
-	if m == nil || m.Usage == nil || m.Model == "<synthetic>" {
+	key, k, ok := callKey(r, session)
+	if !ok {
 		return
 	}
-	key := m.ID
-	if key == "" {
-		key = r.UUID
-	}
-	k := session + "\x00" + key + "\x00" + r.RequestID
+	m := r.Message
 	if d := p.byDeferred[k]; d != nil { // the subagent's file has the call
 		delete(p.byDeferred, k)
 		d.k = ""
@@ -325,18 +337,11 @@ func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string)
 // subagent's own file the unit reads later (the largest output of the
 // call's mirrors), so that a call the file lacks still counts.
 func (p *parser) deferCall(em *agt.Emitter, r *record, session, stream, ts string) {
+	key, k, ok := callKey(r, session)
+	if !ok || key == "" && r.RequestID == "" {
+		return
+	}
 	m := r.Message
-	if m == nil || m.Usage == nil || m.Model == "<synthetic>" {
-		return
-	}
-	key := m.ID
-	if key == "" {
-		key = r.UUID
-	}
-	if key == "" && r.RequestID == "" {
-		return
-	}
-	k := session + "\x00" + key + "\x00" + r.RequestID
 	u := usageOf(m.Usage)
 	c := p.byDeferred[k]
 	if c == nil {
