@@ -39,7 +39,7 @@ var outBuffers sync.Pool
 // Encode encodes the batch's events into b.Out.
 func (j *JSONL) Encode(b *Batch) {
 	evs := b.Events()
-	need := int(b.Bytes + b.Bytes/4 + int64(len(evs))*320)
+	need := outSize(b)
 	var buf []byte
 	if p, _ := outBuffers.Get().(*[]byte); p != nil && cap(*p) >= need {
 		buf = (*p)[:0]
