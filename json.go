@@ -75,7 +75,7 @@ func (r Raw) IsNull() bool { return len(r) == 0 || string(r) == "null" }
 // Compact returns r without insignificant white space (for values cut out of
 // pretty-printed documents).
 func Compact(r []byte) Raw {
-	if !bytes.ContainsAny(r, "\n\r\t ") {
+	if !spaced(r) {
 		return r
 	}
 	var b bytes.Buffer
@@ -83,6 +83,23 @@ func Compact(r []byte) Raw {
 		return r
 	}
 	return b.Bytes()
+}
+
+// spaced tells whether r has white space outside its strings: the spaces
+// inside texts, which most records have, need no compacting.
+func spaced(r []byte) bool {
+	in := false
+	for i := 0; i < len(r); i++ {
+		switch c := r[i]; {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case !in && (c == ' ' || c == '\n' || c == '\r' || c == '\t'):
+			return true
+		}
+	}
+	return false
 }
 
 // Marshal encodes v with API, as a Raw.

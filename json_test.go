@@ -53,3 +53,18 @@ func TestIsFieldError(t *testing.T) {
 		t.Error("nil is a field error")
 	}
 }
+
+func TestCompact(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"a":"x y"}`, `{"a":"x y"}`},
+		{`{"a": "x y"}`, `{"a":"x y"}`},
+		{"{\n  \"a\": [1, 2]\n}", `{"a":[1,2]}`},
+		{`{"a":"q\" b","c":"\\"}`, `{"a":"q\" b","c":"\\"}`},
+		{`{"a":"q\\" , "b":1}`, `{"a":"q\\","b":1}`},
+		{`{"a": nope}`, `{"a": nope}`},
+	} {
+		if got := string(Compact([]byte(c.in))); got != c.want {
+			t.Errorf("Compact(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
