@@ -55,12 +55,12 @@ func WalkDB(path string, fn func(Stored) error) error {
 		return err
 	}
 	for _, s := range sessions {
-		d := newDoc(s.id, path)
+		d := newDoc(s.id, path, fn)
 		d.info(s.info, agt.Src{Path: path, Ptr: "/session/" + s.id}, nil)
 		if err := readMessages(db.DB, path, s.id, d); err != nil {
 			return err
 		}
-		if err := fn(d.done()); err != nil {
+		if err := d.close(); err != nil {
 			return err
 		}
 	}
@@ -268,43 +268,44 @@ func sessionFromRow(r row) dbSession {
 	return dbSession{id: info.ID, info: agt.Marshal(info)}
 }
 
-// readMessages adds the messages of session id, each with its parts, to d.
+// readMessages adds the messages of session id, each with its parts, to d,
+// one message at a time: a session's parts are read message by message
+// (the part table's index on message_id), so that no more than one
+// message's rows are held at once, whatever the session's size.
 func readMessages(db *sql.DB, path, id string, d *docBuilder) error {
-	type partRow struct {
-		id   string
-		data string
-	}
-	parts := map[string][]partRow{}
-	prows, err := db.Query(`SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id`, id)
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	for prows.Next() {
-		var pid, mid, data string
-		if err := prows.Scan(&pid, &mid, &data); err != nil {
-			prows.Close()
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		parts[mid] = append(parts[mid], partRow{pid, data})
-	}
-	prows.Close()
-	if err := prows.Err(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-
 	mrows, err := db.Query(`SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id`, id)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	defer mrows.Close()
+	parts, err := db.Prepare(`SELECT id, data FROM part WHERE message_id = ? AND session_id = ? ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer parts.Close()
 	for mrows.Next() {
 		var mid, data string
 		if err := mrows.Scan(&mid, &data); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		d.message(withIDs([]byte(data), "id", mid, "sessionID", id), agt.Src{Path: path, Ptr: "/message/" + mid}, nil)
-		for _, p := range parts[mid] {
-			d.part(withIDs([]byte(p.data), "id", p.id, "sessionID", id, "messageID", mid), agt.Src{Path: path, Ptr: "/part/" + p.id}, nil)
+		if err := d.message(withIDs([]byte(data), "id", mid, "sessionID", id), agt.Src{Path: path, Ptr: "/message/" + mid}, nil); err != nil {
+			return err
+		}
+		prows, err := parts.Query(mid, id)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		for prows.Next() {
+			var pid, data string
+			if err := prows.Scan(&pid, &data); err != nil {
+				prows.Close()
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			d.part(withIDs([]byte(data), "id", pid, "sessionID", id, "messageID", mid), agt.Src{Path: path, Ptr: "/part/" + pid}, nil)
+		}
+		prows.Close()
+		if err := prows.Err(); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
 		}
 	}
 	return mrows.Err()
@@ -312,19 +313,21 @@ func readMessages(db *sql.DB, path, id string, d *docBuilder) error {
 
 // withIDs puts the id columns back into a data object (key, value pairs),
 // after its other members; a key the object already has is left alone. Data
-// that is not a JSON object is returned as it is.
+// that is not a JSON object is returned as it is. The record is checked and
+// compacted once, as every record is, when the document takes it.
 func withIDs(data []byte, kv ...string) []byte {
 	data = bytes.TrimSpace(data)
-	if len(data) < 2 || data[0] != '{' || data[len(data)-1] != '}' || !agt.Valid(data) {
+	if len(data) < 2 || data[0] != '{' || data[len(data)-1] != '}' {
 		return data
 	}
-	data = agt.Compact(data)
 	var ids struct {
 		ID        *string `json:"id"`
 		SessionID *string `json:"sessionID"`
 		MessageID *string `json:"messageID"`
 	}
-	_ = agt.API.Unmarshal(data, &ids)
+	if agt.API.Unmarshal(data, &ids) != nil {
+		return data
+	}
 	has := map[string]bool{"id": ids.ID != nil, "sessionID": ids.SessionID != nil, "messageID": ids.MessageID != nil}
 	var b strings.Builder
 	b.Write(data[:len(data)-1])

@@ -3,6 +3,7 @@ package opencode_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -616,5 +617,66 @@ func TestLiveLines(t *testing.T) {
 		case ev.Kind != agt.KindError && ev.NativeSession != "ses_l":
 			t.Errorf("%s event in session %q", ev.Kind, ev.NativeSession)
 		}
+	}
+}
+
+// TestStoredChunks: a stored session larger than the chunk size is handed
+// on as several documents of whole messages, the first with the session's
+// info; read in a row they give the events of the one document, so that a
+// session of any size is read with bounded memory and under --max-line.
+func TestStoredChunks(t *testing.T) {
+	dir := filepath.Join(providertest.CorpusDir(t), "opencode")
+	db := filepath.Join(dir, "derived__opencode-bf-cfcff0517c.db")
+	storage := filepath.Join(dir, "derived__storage-bf-cfcff0517c")
+	whole, err := opencode.ReadDB(db)
+	if err != nil || len(whole) != 1 {
+		t.Fatalf("ReadDB: %d sessions, %v", len(whole), err)
+	}
+	want, _ := parse(t, "whole.jsonl", string(whole[0].Line())+"\n")
+
+	const chunk = 16 << 10
+	defer opencode.SetChunkBytes(chunk)()
+	read := map[string]func() ([]opencode.Stored, error){
+		"database": func() ([]opencode.Stored, error) { return opencode.ReadDB(db) },
+		"storage": func() ([]opencode.Stored, error) {
+			s, errs := opencode.ReadStorage(storage)
+			return s, errors.Join(errs...)
+		},
+	}
+	for name, r := range read {
+		t.Run(name, func(t *testing.T) {
+			parts, err := r()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(parts) < 5 {
+				t.Fatalf("%d documents for a %d-byte session, want one per %d bytes", len(parts), len(whole[0].Doc), chunk)
+			}
+			var in strings.Builder
+			for i, p := range parts {
+				if p.ID != whole[0].ID {
+					t.Errorf("document %d: session %q", i, p.ID)
+				}
+				if hasInfo := bytes.HasPrefix(p.Doc, []byte(`{"info":`)); hasInfo != (i == 0) {
+					t.Errorf("document %d: info %v", i, hasInfo)
+				}
+				in.Write(p.Line())
+				in.WriteByte('\n')
+			}
+			got, st := parse(t, "chunks.jsonl", in.String())
+			if st.Errors != 0 || st.Unknown != 0 || len(got) != len(want) {
+				t.Fatalf("%d events (errors %d, unknown %d), want %d", len(got), st.Errors, st.Unknown, len(want))
+			}
+			for i := range got {
+				g, w := got[i], want[i]
+				g.Src, w.Src = agt.Src{}, agt.Src{}
+				if name == "database" {
+					g.Src, w.Src = got[i].Src, want[i].Src
+				}
+				if gb, wb := agt.Marshal(g), agt.Marshal(w); !sameJSON(gb, wb) {
+					t.Fatalf("event %d\n got  %.600s\n want %.600s", i, gb, wb)
+				}
+			}
+		})
 	}
 }

@@ -72,17 +72,27 @@ func (s *Stored) Line() []byte {
 	return append(out, '}')
 }
 
-// docBuilder writes a Stored document record by record.
+// docBuilder writes a Stored document record by record. A session larger
+// than chunkBytes is handed on in parts, each a document of whole messages
+// (the first with the session's info, the others with its messages alone,
+// as a session without its file is written): the export parser reads each
+// part as the same session, so a session of any size is read with the
+// memory of one part, never past --max-line.
 type docBuilder struct {
 	s        Stored
 	b        bytes.Buffer
 	messages int
 	parts    int
 	inMsg    bool
+	emit     func(Stored) error
 }
 
-func newDoc(id, path string) *docBuilder {
-	d := &docBuilder{s: Stored{ID: id, Path: path}}
+// chunkBytes is the size past which a session's document is handed on
+// before its next message.
+var chunkBytes = 1 << 20
+
+func newDoc(id, path string, emit func(Stored) error) *docBuilder {
+	d := &docBuilder{s: Stored{ID: id, Path: path}, emit: emit}
 	d.b.WriteByte('{')
 	return d
 }
@@ -116,8 +126,17 @@ func (d *docBuilder) info(raw []byte, src agt.Src, err error) {
 	d.record("/info", raw, src, err)
 }
 
-func (d *docBuilder) message(raw []byte, src agt.Src, err error) {
+// message starts a message; the document so far is handed on first when
+// it has grown past chunkBytes.
+func (d *docBuilder) message(raw []byte, src agt.Src, err error) error {
 	d.endMessage()
+	if d.messages > 0 && d.b.Len() >= chunkBytes {
+		if err := d.close(); err != nil {
+			return err
+		}
+		*d = docBuilder{s: Stored{ID: d.s.ID, Path: d.s.Path}, emit: d.emit}
+		d.b.WriteByte('{')
+	}
 	if d.messages == 0 {
 		if d.b.Len() > 1 {
 			d.b.WriteByte(',')
@@ -132,6 +151,7 @@ func (d *docBuilder) message(raw []byte, src agt.Src, err error) {
 	d.record(ptr+"/info", raw, src, err)
 	d.b.WriteString(`,"parts":[`)
 	d.inMsg, d.parts = true, 0
+	return nil
 }
 
 func (d *docBuilder) part(raw []byte, src agt.Src, err error) {
@@ -163,6 +183,9 @@ func (d *docBuilder) done() Stored {
 	d.s.Doc = d.b.Bytes()
 	return d.s
 }
+
+// close hands on the document.
+func (d *docBuilder) close() error { return d.emit(d.done()) }
 
 // StorageRoot returns the storage folder of dir: dir itself when it holds
 // session/ and message/, or dir/storage (OpenCode's data folder); "" when
@@ -260,7 +283,7 @@ func WalkStorage(dir string, fn func(Stored) error) []error {
 		if path == "" {
 			path = msgDir
 		}
-		d := newDoc(s.id, path)
+		d := newDoc(s.id, path, fn)
 		if s.file != "" {
 			b, err := os.ReadFile(s.file)
 			d.info(b, agt.Src{Path: s.file}, err)
@@ -268,7 +291,9 @@ func WalkStorage(dir string, fn func(Stored) error) []error {
 		for _, mid := range jsonIDs(msgDir) {
 			f := filepath.Join(msgDir, mid+".json")
 			b, err := os.ReadFile(f)
-			d.message(b, agt.Src{Path: f}, err)
+			if err := d.message(b, agt.Src{Path: f}, err); err != nil {
+				return append(errs, err)
+			}
 			used[mid] = true
 			partDir := filepath.Join(root, "part", mid)
 			for _, pid := range jsonIDs(partDir) {
@@ -277,7 +302,7 @@ func WalkStorage(dir string, fn func(Stored) error) []error {
 				d.part(b, agt.Src{Path: f}, err)
 			}
 		}
-		if err := fn(d.done()); err != nil {
+		if err := d.close(); err != nil {
 			return append(errs, err)
 		}
 	}

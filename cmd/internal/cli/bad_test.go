@@ -751,6 +751,27 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 			`INSERT INTO part VALUES ('prt_b', 'msg_b', 'ses_b', 1700000001000, 1700000001000, '{"type":"text","text":"hello"}')`,
 		)
 	},
+	// opencodebig DIR: an OpenCode database whose first session holds 40
+	// messages of 64 KiB each (2.5 MiB in all) and whose second is short
+	"opencodebig": func(t *testing.T, dir string, args ...string) {
+		long := strings.Repeat("x", 64<<10)
+		stmts := []string{
+			"CREATE TABLE session (id text PRIMARY KEY, project_id text, slug text, directory text, title text, version text, time_created integer, time_updated integer)",
+			"CREATE TABLE message (id text PRIMARY KEY, session_id text, time_created integer, time_updated integer, data text)",
+			"CREATE TABLE part (id text PRIMARY KEY, message_id text, session_id text, time_created integer, time_updated integer, data text)",
+			"INSERT INTO session VALUES ('ses_a', 'p', 's', '/w', 'big', '1.0.0', 1700000000000, 1700000000000)",
+			"INSERT INTO session VALUES ('ses_b', 'p', 's', '/w', 'short', '1.0.0', 1700000001000, 1700000001000)",
+			`INSERT INTO message VALUES ('msg_b', 'ses_b', 1700000001000, 1700000001000, '{"role":"user","time":{"created":1700000001000}}')`,
+			`INSERT INTO part VALUES ('prt_b', 'msg_b', 'ses_b', 1700000001000, 1700000001000, '{"type":"text","text":"hello"}')`,
+		}
+		for i := range 40 {
+			ms := 1700000000000 + i
+			stmts = append(stmts,
+				fmt.Sprintf(`INSERT INTO message VALUES ('msg_a%02d', 'ses_a', %d, %d, '{"role":"user","time":{"created":%d}}')`, i, ms, ms, ms),
+				fmt.Sprintf(`INSERT INTO part VALUES ('prt_a%02d', 'msg_a%02d', 'ses_a', %d, %d, '{"type":"text","text":"%s"}')`, i, i, ms, ms, long))
+		}
+		walDB(t, filepath.Join(dir, args[0]), "opencode.db", stmts...)
+	},
 	"opencodedb": func(t *testing.T, dir string, args ...string) {
 		walDB(t, filepath.Join(dir, args[0]), "opencode.db",
 			"CREATE TABLE session (id text PRIMARY KEY, project_id text, slug text, directory text, title text, version text, time_created integer, time_updated integer)",
