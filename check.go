@@ -130,7 +130,10 @@ func (u *Usage) Check() error {
 		{"cache_write_1h", u.CacheWrite1h}, {"output", u.Output}, {"reasoning", u.Reasoning},
 		{"total", u.Total}, {"context_window", u.ContextWindow},
 	} {
-		if f.n < 0 || f.n > MaxCount {
+		switch {
+		case BadFigure(f.n):
+			return fmt.Errorf("usage.%s: the log's token count is not a whole number in 0…2^53", f.name)
+		case f.n < 0 || f.n > MaxCount:
 			return fmt.Errorf("usage.%s %d is outside 0…2^53", f.name, f.n)
 		}
 	}

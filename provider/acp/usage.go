@@ -9,12 +9,12 @@ import (
 // promptUsage is session/prompt's result.usage (schema v1 unstable, sent by
 // claude-agent-acp and Copilot): the tokens of one prompt turn.
 type promptUsage struct {
-	TotalTokens       int64 `json:"totalTokens"`
-	InputTokens       int64 `json:"inputTokens"`
-	OutputTokens      int64 `json:"outputTokens"`
-	ThoughtTokens     int64 `json:"thoughtTokens"`
-	CachedReadTokens  int64 `json:"cachedReadTokens"`
-	CachedWriteTokens int64 `json:"cachedWriteTokens"`
+	TotalTokens       agt.Count `json:"totalTokens"`
+	InputTokens       agt.Count `json:"inputTokens"`
+	OutputTokens      agt.Count `json:"outputTokens"`
+	ThoughtTokens     agt.Count `json:"thoughtTokens"`
+	CachedReadTokens  agt.Count `json:"cachedReadTokens"`
+	CachedWriteTokens agt.Count `json:"cachedWriteTokens"`
 }
 
 // quota is session/prompt's result._meta.quota (Gemini CLI): the turn's
@@ -30,36 +30,36 @@ type quota struct {
 // tokenCount is a quota count: Gemini's snake_case fields, or the camelCase
 // ones other adapters write in the same place.
 type tokenCount struct {
-	InputTokensSnake  int64 `json:"input_tokens"`
-	OutputTokensSnake int64 `json:"output_tokens"`
+	InputTokensSnake  agt.Count `json:"input_tokens"`
+	OutputTokensSnake agt.Count `json:"output_tokens"`
 
-	TotalTokens           int64 `json:"totalTokens"`
-	InputTokens           int64 `json:"inputTokens"`
-	OutputTokens          int64 `json:"outputTokens"`
-	CachedInputTokens     int64 `json:"cachedInputTokens"`
-	CachedWriteTokens     int64 `json:"cachedWriteTokens"`
-	ReasoningOutputTokens int64 `json:"reasoningOutputTokens"`
+	TotalTokens           agt.Count `json:"totalTokens"`
+	InputTokens           agt.Count `json:"inputTokens"`
+	OutputTokens          agt.Count `json:"outputTokens"`
+	CachedInputTokens     agt.Count `json:"cachedInputTokens"`
+	CachedWriteTokens     agt.Count `json:"cachedWriteTokens"`
+	ReasoningOutputTokens agt.Count `json:"reasoningOutputTokens"`
 }
 
 func (t *tokenCount) counts() counts {
 	return counts{
-		input:   t.InputTokensSnake + t.InputTokens,
-		output:  t.OutputTokensSnake + t.OutputTokens,
-		total:   t.TotalTokens,
-		thought: t.ReasoningOutputTokens,
-		cacheRd: t.CachedInputTokens,
-		cacheWr: t.CachedWriteTokens,
+		input:   int64(t.InputTokensSnake + t.InputTokens),
+		output:  int64(t.OutputTokensSnake + t.OutputTokens),
+		total:   int64(t.TotalTokens),
+		thought: int64(t.ReasoningOutputTokens),
+		cacheRd: int64(t.CachedInputTokens),
+		cacheWr: int64(t.CachedWriteTokens),
 	}
 }
 
 func (u *promptUsage) counts() counts {
 	return counts{
-		input:   u.InputTokens,
-		output:  u.OutputTokens,
-		total:   u.TotalTokens,
-		thought: u.ThoughtTokens,
-		cacheRd: u.CachedReadTokens,
-		cacheWr: u.CachedWriteTokens,
+		input:   int64(u.InputTokens),
+		output:  int64(u.OutputTokens),
+		total:   int64(u.TotalTokens),
+		thought: int64(u.ThoughtTokens),
+		cacheRd: int64(u.CachedReadTokens),
+		cacheWr: int64(u.CachedWriteTokens),
 	}
 }
 

@@ -84,13 +84,13 @@ func (b *threadBlock) result() *agt.Result {
 
 // threadUsage is an assistant message's usage.
 type threadUsage struct {
-	Model      string `json:"model"`
-	Timestamp  string `json:"timestamp"`
-	Input      int64  `json:"inputTokens"`
-	Output     int64  `json:"outputTokens"`
-	CacheRead  int64  `json:"cacheReadInputTokens"`
-	CacheWrite int64  `json:"cacheCreationInputTokens"`
-	MaxInput   int64  `json:"maxInputTokens"`
+	Model      string    `json:"model"`
+	Timestamp  string    `json:"timestamp"`
+	Input      agt.Count `json:"inputTokens"`
+	Output     agt.Count `json:"outputTokens"`
+	CacheRead  agt.Count `json:"cacheReadInputTokens"`
+	CacheWrite agt.Count `json:"cacheCreationInputTokens"`
+	MaxInput   agt.Count `json:"maxInputTokens"`
 }
 
 // threadParser reads one thread document.

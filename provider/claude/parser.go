@@ -396,12 +396,12 @@ func (p *parser) correct(em *agt.Emitter, r *record, session, stream, ts, key st
 
 // usageOf takes the figures of a line's usage.
 func usageOf(mu *usage) agt.Usage {
-	u := agt.Usage{Input: mu.Input, CacheRead: mu.CacheRead, CacheWrite: mu.CacheWrite, Output: mu.Output}
+	u := agt.Usage{Input: int64(mu.Input), CacheRead: int64(mu.CacheRead), CacheWrite: int64(mu.CacheWrite), Output: int64(mu.Output)}
 	if mu.CacheCreation != nil {
-		u.CacheWrite1h = mu.CacheCreation.OneHour
+		u.CacheWrite1h = int64(mu.CacheCreation.OneHour)
 	}
 	if mu.OutputDetails != nil {
-		u.Reasoning = mu.OutputDetails.Thinking
+		u.Reasoning = int64(mu.OutputDetails.Thinking)
 	}
 	if mu.Speed != "standard" {
 		u.Speed = strings.Clone(mu.Speed)
@@ -425,17 +425,17 @@ func (p *parser) runUsage(c *ctx) {
 	}
 	for _, m := range models {
 		mu := r.ModelUsage[m]
-		now := &agt.Usage{Input: mu.Input, CacheRead: mu.CacheRead, CacheWrite: mu.CacheWrite, CacheWrite1h: mu.CacheWrite1h, Output: mu.Output, Reasoning: mu.Thinking, NativeCostUSD: mu.CostUSD}
+		now := &agt.Usage{Input: int64(mu.Input), CacheRead: int64(mu.CacheRead), CacheWrite: int64(mu.CacheWrite), CacheWrite1h: int64(mu.CacheWrite1h), Output: int64(mu.Output), Reasoning: int64(mu.Thinking), NativeCostUSD: mu.CostUSD}
 		u := diff(now, prev[m])
 		prev[strings.Clone(m)] = now
 		u.Scope = agt.ScopeRun
-		u.ContextWindow = mu.Context
+		u.ContextWindow = int64(mu.Context)
 		u.Sum()
 		c.emit(agt.Event{Kind: agt.KindUsage, Model: m, Usage: u}, "usage:"+m)
 	}
 	if len(models) == 0 && r.Usage != nil {
 		// no per-model figures (early 2.x): the result's own usage
-		u := &agt.Usage{Scope: agt.ScopeRun, Input: r.Usage.Input, CacheRead: r.Usage.CacheRead, CacheWrite: r.Usage.CacheWrite, Output: r.Usage.Output, NativeCostUSD: r.TotalCost}
+		u := &agt.Usage{Scope: agt.ScopeRun, Input: int64(r.Usage.Input), CacheRead: int64(r.Usage.CacheRead), CacheWrite: int64(r.Usage.CacheWrite), Output: int64(r.Usage.Output), NativeCostUSD: r.TotalCost}
 		u.Sum()
 		c.emit(agt.Event{Kind: agt.KindUsage, Model: p.model, Usage: u}, "usage")
 	}

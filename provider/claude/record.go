@@ -102,28 +102,28 @@ type block struct {
 }
 
 type usage struct {
-	Input         int64 `json:"input_tokens"`
-	Output        int64 `json:"output_tokens"`
-	CacheWrite    int64 `json:"cache_creation_input_tokens"`
-	CacheRead     int64 `json:"cache_read_input_tokens"`
+	Input         agt.Count `json:"input_tokens"`
+	Output        agt.Count `json:"output_tokens"`
+	CacheWrite    agt.Count `json:"cache_creation_input_tokens"`
+	CacheRead     agt.Count `json:"cache_read_input_tokens"`
 	CacheCreation *struct {
-		OneHour int64 `json:"ephemeral_1h_input_tokens"`
+		OneHour agt.Count `json:"ephemeral_1h_input_tokens"`
 	} `json:"cache_creation"`
 	OutputDetails *struct {
-		Thinking int64 `json:"thinking_tokens"`
+		Thinking agt.Count `json:"thinking_tokens"`
 	} `json:"output_tokens_details"`
 	Speed string `json:"speed"`
 }
 
 type modelUsage struct {
-	Input        int64    `json:"inputTokens"`
-	Output       int64    `json:"outputTokens"`
-	CacheRead    int64    `json:"cacheReadInputTokens"`
-	CacheWrite   int64    `json:"cacheCreationInputTokens"`
-	CacheWrite1h int64    `json:"cacheCreationEphemeral1hInputTokens"`
-	Thinking     int64    `json:"thinkingTokens"`
-	CostUSD      *float64 `json:"costUSD"`
-	Context      int64    `json:"contextWindow"`
+	Input        agt.Count `json:"inputTokens"`
+	Output       agt.Count `json:"outputTokens"`
+	CacheRead    agt.Count `json:"cacheReadInputTokens"`
+	CacheWrite   agt.Count `json:"cacheCreationInputTokens"`
+	CacheWrite1h agt.Count `json:"cacheCreationEphemeral1hInputTokens"`
+	Thinking     agt.Count `json:"thinkingTokens"`
+	CostUSD      *float64  `json:"costUSD"`
+	Context      agt.Count `json:"contextWindow"`
 }
 
 // decoded is a record with its content blocks read.

@@ -6,12 +6,12 @@ import "github.com/agt-project/agt"
 // as Cline records it: inputTokens is the whole prompt, cache reads and
 // writes included; outputTokens includes reasoning; cost is in USD.
 type metrics struct {
-	InputTokens      int64    `json:"inputTokens"`
-	OutputTokens     int64    `json:"outputTokens"`
-	CacheReadTokens  int64    `json:"cacheReadTokens"`
-	CacheWriteTokens int64    `json:"cacheWriteTokens"`
-	Reasoning        int64    `json:"reasoningTokenCount"`
-	Cost             *float64 `json:"cost"`
+	InputTokens      agt.Count `json:"inputTokens"`
+	OutputTokens     agt.Count `json:"outputTokens"`
+	CacheReadTokens  agt.Count `json:"cacheReadTokens"`
+	CacheWriteTokens agt.Count `json:"cacheWriteTokens"`
+	Reasoning        int64     `json:"reasoningTokenCount"`
+	Cost             *float64  `json:"cost"`
 }
 
 // event is m in agt's meaning (scope call): input without the cache reads
@@ -22,10 +22,10 @@ func (m *metrics) event() *agt.Usage {
 	}
 	u := &agt.Usage{
 		Scope:      agt.ScopeCall,
-		Input:      max(m.InputTokens-m.CacheReadTokens-m.CacheWriteTokens, 0),
-		CacheRead:  m.CacheReadTokens,
-		CacheWrite: m.CacheWriteTokens,
-		Output:     m.OutputTokens,
+		Input:      agt.Uncached(m.InputTokens, m.CacheReadTokens, m.CacheWriteTokens),
+		CacheRead:  int64(m.CacheReadTokens),
+		CacheWrite: int64(m.CacheWriteTokens),
+		Output:     int64(m.OutputTokens),
 		Reasoning:  m.Reasoning,
 	}
 	u.Sum()

@@ -193,7 +193,7 @@ func (c *conv) tokenCount(em *agt.Emitter, it *item) {
 		}
 	}
 	u := d.usage(agt.ScopeCall)
-	u.ContextWindow = info.ContextWindow
+	u.ContextWindow = int64(info.ContextWindow)
 	c.emit(em, agt.Event{Kind: agt.KindUsage, Model: model, Usage: u}, "", "usage")
 }
 

@@ -4,20 +4,20 @@ import "github.com/agt-project/agt"
 
 // tokenInfo is event_msg token_count.info.
 type tokenInfo struct {
-	Total         *tokens `json:"total_token_usage"`
-	Last          *tokens `json:"last_token_usage"` // the latest call's; read when no total comes with it
-	ContextWindow int64   `json:"model_context_window"`
-	Model         string  `json:"model"` // written by some versions beside the counts
+	Total         *tokens   `json:"total_token_usage"`
+	Last          *tokens   `json:"last_token_usage"` // the latest call's; read when no total comes with it
+	ContextWindow agt.Count `json:"model_context_window"`
+	Model         string    `json:"model"` // written by some versions beside the counts
 }
 
 // tokens is a Codex token count (OpenAI semantics: input_tokens includes
 // the cached and cache-write tokens, output_tokens includes reasoning).
 type tokens struct {
-	Input      int64 `json:"input_tokens"`
-	Cached     int64 `json:"cached_input_tokens"`
-	CacheWrite int64 `json:"cache_write_input_tokens"`
-	Output     int64 `json:"output_tokens"`
-	Reasoning  int64 `json:"reasoning_output_tokens"`
+	Input      agt.Count `json:"input_tokens"`
+	Cached     agt.Count `json:"cached_input_tokens"`
+	CacheWrite agt.Count `json:"cache_write_input_tokens"`
+	Output     agt.Count `json:"output_tokens"`
+	Reasoning  agt.Count `json:"reasoning_output_tokens"`
 }
 
 func (t tokens) sub(p tokens) tokens {
@@ -27,11 +27,11 @@ func (t tokens) sub(p tokens) tokens {
 // add is t + p, each count held at the int64 bounds (agt.Usage.Add).
 func (t tokens) add(p tokens) tokens {
 	var s, a, b agt.Usage
-	a = agt.Usage{Input: t.Input, CacheRead: t.Cached, CacheWrite: t.CacheWrite, Output: t.Output, Reasoning: t.Reasoning}
-	b = agt.Usage{Input: p.Input, CacheRead: p.Cached, CacheWrite: p.CacheWrite, Output: p.Output, Reasoning: p.Reasoning}
+	a = agt.Usage{Input: int64(t.Input), CacheRead: int64(t.Cached), CacheWrite: int64(t.CacheWrite), Output: int64(t.Output), Reasoning: int64(t.Reasoning)}
+	b = agt.Usage{Input: int64(p.Input), CacheRead: int64(p.Cached), CacheWrite: int64(p.CacheWrite), Output: int64(p.Output), Reasoning: int64(p.Reasoning)}
 	s.Add(&a)
 	s.Add(&b)
-	return tokens{s.Input, s.CacheRead, s.CacheWrite, s.Output, s.Reasoning}
+	return tokens{agt.Count(s.Input), agt.Count(s.CacheRead), agt.Count(s.CacheWrite), agt.Count(s.Output), agt.Count(s.Reasoning)}
 }
 
 // below reports whether some count of t is smaller than p's.
@@ -43,7 +43,7 @@ func (t tokens) zero() bool { return t == tokens{} }
 
 // inRange reports counts that are all within 0…2^53, as usage events must be.
 func (t tokens) inRange() bool {
-	for _, v := range [...]int64{t.Input, t.Cached, t.CacheWrite, t.Output, t.Reasoning} {
+	for _, v := range [...]agt.Count{t.Input, t.Cached, t.CacheWrite, t.Output, t.Reasoning} {
 		if v < 0 || v > 1<<53 {
 			return false
 		}
@@ -53,11 +53,7 @@ func (t tokens) inRange() bool {
 
 // usage converts a Codex count to agt's meaning.
 func (t tokens) usage(scope string) *agt.Usage {
-	in := t.Input - t.Cached - t.CacheWrite
-	if in < 0 {
-		in = 0
-	}
-	u := &agt.Usage{Scope: scope, Input: in, CacheRead: t.Cached, CacheWrite: t.CacheWrite, Output: t.Output, Reasoning: t.Reasoning}
+	u := &agt.Usage{Scope: scope, Input: agt.Uncached(t.Input, t.Cached, t.CacheWrite), CacheRead: int64(t.Cached), CacheWrite: int64(t.CacheWrite), Output: int64(t.Output), Reasoning: int64(t.Reasoning)}
 	u.Sum()
 	return u
 }

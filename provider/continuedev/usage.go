@@ -4,12 +4,12 @@ import "github.com/agt-project/agt"
 
 // tokenLine is one line of the token log.
 type tokenLine struct {
-	Model           string  `json:"model"`
-	Provider        string  `json:"provider"`
-	PromptTokens    int64   `json:"promptTokens"`
-	GeneratedTokens int64   `json:"generatedTokens"`
-	Timestamp       agt.Raw `json:"timestamp"`
-	SessionID       string  `json:"sessionId"`
+	Model           string    `json:"model"`
+	Provider        string    `json:"provider"`
+	PromptTokens    agt.Count `json:"promptTokens"`
+	GeneratedTokens agt.Count `json:"generatedTokens"`
+	Timestamp       agt.Raw   `json:"timestamp"`
+	SessionID       string    `json:"sessionId"`
 }
 
 // tokensParser reads the token log.
@@ -34,7 +34,7 @@ func (tokensParser) Apply(em *agt.Emitter, v any) {
 	if em.Current() == "" {
 		em.Session(em.Fallback())
 	}
-	u := &agt.Usage{Scope: agt.ScopeCall, Input: l.PromptTokens, Output: l.GeneratedTokens}
+	u := &agt.Usage{Scope: agt.ScopeCall, Input: int64(l.PromptTokens), Output: int64(l.GeneratedTokens)}
 	u.Sum()
 	em.Emit(agt.Event{NativeSession: l.SessionID, TS: msTime(l.Timestamp), Kind: agt.KindUsage, Model: l.Model, Usage: u}, "", "usage")
 }

@@ -114,7 +114,7 @@ func TestBadRecords(t *testing.T) {
 		ev(1, "session.start", start),
 		`{"type":"user.message","data":{"content":"cut sh`,
 		ev(3, "brand.new_type", `{"x":1}`),
-		ev(4, "assistant.message", `{"messageId":"a","content":"hello","outputTokens":"many"}`),
+		ev(4, "assistant.message", `{"messageId":"a","content":"hello","reasoningId":5}`),
 		`2026-01-01T00:00:00Z ERROR something on stderr`,
 		ev(6, "user.message", `{"content":"still here"}`),
 	)

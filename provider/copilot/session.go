@@ -45,7 +45,7 @@ type data struct {
 	ToolRequests     []toolRequest `json:"toolRequests"`
 	ReasoningText    agt.Raw       `json:"reasoningText"`
 	ReasoningID      string        `json:"reasoningId"`
-	OutputTokens     *float64      `json:"outputTokens"`
+	OutputTokens     *agt.Count    `json:"outputTokens"`
 	APICallID        string        `json:"apiCallId"`
 	ParentToolCallID string        `json:"parentToolCallId"`
 
@@ -61,10 +61,10 @@ type data struct {
 		ExitCode *int `json:"exitCode"`
 	} `json:"shellExecution"`
 
-	InputTokens      float64 `json:"inputTokens"`
-	CacheReadTokens  float64 `json:"cacheReadTokens"`
-	CacheWriteTokens float64 `json:"cacheWriteTokens"`
-	ReasoningTokens  float64 `json:"reasoningTokens"`
+	InputTokens      agt.Count `json:"inputTokens"`
+	CacheReadTokens  agt.Count `json:"cacheReadTokens"`
+	CacheWriteTokens agt.Count `json:"cacheWriteTokens"`
+	ReasoningTokens  agt.Count `json:"reasoningTokens"`
 
 	ModelMetrics agt.Raw `json:"modelMetrics"`
 	TokenDetails agt.Raw `json:"tokenDetails"`

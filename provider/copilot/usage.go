@@ -58,7 +58,7 @@ func readCallUsage(d *data) *agt.Usage {
 }
 
 // outputTokens is outputTokens, 0 when absent.
-func (d *data) outputTokens() float64 {
+func (d *data) outputTokens() agt.Count {
 	if d.OutputTokens == nil {
 		return 0
 	}
@@ -85,11 +85,11 @@ func readShutdown(d *data) (*shutdownInfo, error) {
 	s := &shutdownInfo{}
 	var metrics map[string]struct {
 		Usage *struct {
-			InputTokens      float64 `json:"inputTokens"`
-			OutputTokens     float64 `json:"outputTokens"`
-			CacheReadTokens  float64 `json:"cacheReadTokens"`
-			CacheWriteTokens float64 `json:"cacheWriteTokens"`
-			ReasoningTokens  float64 `json:"reasoningTokens"`
+			InputTokens      agt.Count `json:"inputTokens"`
+			OutputTokens     agt.Count `json:"outputTokens"`
+			CacheReadTokens  agt.Count `json:"cacheReadTokens"`
+			CacheWriteTokens agt.Count `json:"cacheWriteTokens"`
+			ReasoningTokens  agt.Count `json:"reasoningTokens"`
 		} `json:"usage"`
 	}
 	var err error

@@ -15,25 +15,25 @@ type rec struct {
 
 // row holds the columns agt reads, of any table.
 type row struct {
-	ID               string   `json:"id"`
-	SessionID        string   `json:"session_id"`
-	ParentSessionID  *string  `json:"parent_session_id"`
-	Title            string   `json:"title"`
-	MessageCount     int64    `json:"message_count"`
-	PromptTokens     int64    `json:"prompt_tokens"`
-	CompletionTokens int64    `json:"completion_tokens"`
-	Cost             *float64 `json:"cost"`
-	SummaryMessageID *string  `json:"summary_message_id"`
-	Role             string   `json:"role"`
-	Parts            string   `json:"parts"`
-	Model            *string  `json:"model"`
-	Provider         *string  `json:"provider"`
-	IsSummary        int64    `json:"is_summary_message"`
-	Path             string   `json:"path"`
-	Version          int64    `json:"version"`
-	CreatedAt        int64    `json:"created_at"`
-	ReadAt           int64    `json:"read_at"`
-	FinishedAt       *int64   `json:"finished_at"`
+	ID               string    `json:"id"`
+	SessionID        string    `json:"session_id"`
+	ParentSessionID  *string   `json:"parent_session_id"`
+	Title            string    `json:"title"`
+	MessageCount     int64     `json:"message_count"`
+	PromptTokens     agt.Count `json:"prompt_tokens"`
+	CompletionTokens agt.Count `json:"completion_tokens"`
+	Cost             *float64  `json:"cost"`
+	SummaryMessageID *string   `json:"summary_message_id"`
+	Role             string    `json:"role"`
+	Parts            string    `json:"parts"`
+	Model            *string   `json:"model"`
+	Provider         *string   `json:"provider"`
+	IsSummary        int64     `json:"is_summary_message"`
+	Path             string    `json:"path"`
+	Version          int64     `json:"version"`
+	CreatedAt        int64     `json:"created_at"`
+	ReadAt           int64     `json:"read_at"`
+	FinishedAt       *int64    `json:"finished_at"`
 }
 
 // part is one element of a message's parts.

@@ -45,10 +45,10 @@ type block struct {
 
 // usage is result.usage of newer builds.
 type usage struct {
-	Input      int64 `json:"inputTokens"`
-	Output     int64 `json:"outputTokens"`
-	CacheRead  int64 `json:"cacheReadTokens"`
-	CacheWrite int64 `json:"cacheWriteTokens"`
+	Input      agt.Count `json:"inputTokens"`
+	Output     agt.Count `json:"outputTokens"`
+	CacheRead  agt.Count `json:"cacheReadTokens"`
+	CacheWrite agt.Count `json:"cacheWriteTokens"`
 }
 
 // liveParser reads stream-json and json output.
@@ -321,7 +321,7 @@ func (p *liveParser) result(em *agt.Emitter, l *line, ts string) {
 	data := agt.Compact(em.Line())
 	em.Emit(agt.Event{TS: ts, Kind: agt.KindMeta, Meta: &agt.Meta{Type: "result", Subtype: l.Subtype, Data: data, Outcome: resultOutcome(l)}}, "", "meta")
 	if u := l.Usage; u != nil {
-		us := &agt.Usage{Scope: agt.ScopeRun, Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Output: u.Output, MessageID: l.RequestID}
+		us := &agt.Usage{Scope: agt.ScopeRun, Input: int64(u.Input), CacheRead: int64(u.CacheRead), CacheWrite: int64(u.CacheWrite), Output: int64(u.Output), MessageID: l.RequestID}
 		us.Sum()
 		em.Emit(agt.Event{TS: ts, Kind: agt.KindUsage, Model: p.model, Usage: us}, "", "usage")
 	}

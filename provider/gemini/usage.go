@@ -11,12 +11,12 @@ import (
 // cached = cachedContentTokenCount, thoughts = thoughtsTokenCount,
 // tool = toolUsePromptTokenCount, total = totalTokenCount.
 type tokens struct {
-	Input    int64 `json:"input"`
-	Output   int64 `json:"output"`
-	Cached   int64 `json:"cached"`
-	Thoughts int64 `json:"thoughts"`
-	Tool     int64 `json:"tool"`
-	Total    int64 `json:"total"`
+	Input    agt.Count `json:"input"`
+	Output   agt.Count `json:"output"`
+	Cached   agt.Count `json:"cached"`
+	Thoughts agt.Count `json:"thoughts"`
+	Tool     agt.Count `json:"tool"`
+	Total    agt.Count `json:"total"`
 }
 
 // usage turns a message's tokens into one model call's usage. Its total is
@@ -24,11 +24,12 @@ type tokens struct {
 func (t tokens) usage() *agt.Usage {
 	u := &agt.Usage{
 		Scope:     agt.ScopeCall,
-		Input:     t.Input - t.Cached + t.Tool,
-		CacheRead: t.Cached,
-		Output:    t.Output + t.Thoughts,
-		Reasoning: t.Thoughts,
+		Input:     int64(t.Input - t.Cached + t.Tool),
+		CacheRead: int64(t.Cached),
+		Output:    int64(t.Output + t.Thoughts),
+		Reasoning: int64(t.Thoughts),
 	}
+	agt.Taint(u, t.Total)
 	u.Sum()
 	return u
 }
@@ -36,13 +37,13 @@ func (t tokens) usage() *agt.Usage {
 // modelTokens is stats.models[m].tokens of the json output. input is
 // prompt - cached (absent in older releases).
 type modelTokens struct {
-	Input      *int64 `json:"input"`
-	Prompt     int64  `json:"prompt"`
-	Candidates int64  `json:"candidates"`
-	Total      int64  `json:"total"`
-	Cached     int64  `json:"cached"`
-	Thoughts   int64  `json:"thoughts"`
-	Tool       int64  `json:"tool"`
+	Input      *agt.Count `json:"input"`
+	Prompt     agt.Count  `json:"prompt"`
+	Candidates agt.Count  `json:"candidates"`
+	Total      agt.Count  `json:"total"`
+	Cached     agt.Count  `json:"cached"`
+	Thoughts   agt.Count  `json:"thoughts"`
+	Tool       agt.Count  `json:"tool"`
 }
 
 func (t modelTokens) usage() *agt.Usage {
@@ -52,11 +53,12 @@ func (t modelTokens) usage() *agt.Usage {
 	}
 	u := &agt.Usage{
 		Scope:     agt.ScopeRun,
-		Input:     in + t.Tool,
-		CacheRead: t.Cached,
-		Output:    t.Candidates + t.Thoughts,
-		Reasoning: t.Thoughts,
+		Input:     int64(in + t.Tool),
+		CacheRead: int64(t.Cached),
+		Output:    int64(t.Candidates + t.Thoughts),
+		Reasoning: int64(t.Thoughts),
 	}
+	agt.Taint(u, t.Prompt, t.Total)
 	u.Sum()
 	return u
 }
@@ -66,11 +68,11 @@ func (t modelTokens) usage() *agt.Usage {
 // candidates, total_tokens = everything (thoughts and tool-use prompt
 // included, neither reported on its own).
 type streamTokens struct {
-	Total  int64  `json:"total_tokens"`
-	Prompt int64  `json:"input_tokens"`
-	Output int64  `json:"output_tokens"`
-	Cached int64  `json:"cached"`
-	Input  *int64 `json:"input"`
+	Total  agt.Count  `json:"total_tokens"`
+	Prompt agt.Count  `json:"input_tokens"`
+	Output agt.Count  `json:"output_tokens"`
+	Cached agt.Count  `json:"cached"`
+	Input  *agt.Count `json:"input"`
 }
 
 func (t streamTokens) usage() *agt.Usage {
@@ -84,11 +86,12 @@ func (t streamTokens) usage() *agt.Usage {
 	}
 	u := &agt.Usage{
 		Scope:     agt.ScopeRun,
-		Input:     in,
-		CacheRead: t.Cached,
-		Output:    out,
-		Reasoning: out - t.Output,
+		Input:     int64(in),
+		CacheRead: int64(t.Cached),
+		Output:    int64(out),
+		Reasoning: int64(out - t.Output),
 	}
+	agt.Taint(u, t.Prompt, t.Total)
 	u.Sum()
 	return u
 }

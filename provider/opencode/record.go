@@ -69,13 +69,13 @@ func (t *isTrue) UnmarshalJSON(b []byte) error {
 
 // tokens is OpenCode's token count of a message or step.
 type tokens struct {
-	Total     int64 `json:"total"`
-	Input     int64 `json:"input"`
-	Output    int64 `json:"output"`
-	Reasoning int64 `json:"reasoning"`
+	Total     agt.Count `json:"total"`
+	Input     agt.Count `json:"input"`
+	Output    agt.Count `json:"output"`
+	Reasoning agt.Count `json:"reasoning"`
 	Cache     struct {
-		Read  int64 `json:"read"`
-		Write int64 `json:"write"`
+		Read  agt.Count `json:"read"`
+		Write agt.Count `json:"write"`
 	} `json:"cache"`
 }
 

@@ -23,15 +23,16 @@ import "github.com/agt-project/agt"
 func usage(t *tokens, cost *float64) *agt.Usage {
 	u := &agt.Usage{
 		Scope:      agt.ScopeCall,
-		Input:      t.Input,
-		CacheRead:  t.Cache.Read,
-		CacheWrite: t.Cache.Write,
-		Output:     t.Output + t.Reasoning,
-		Reasoning:  t.Reasoning,
+		Input:      int64(t.Input),
+		CacheRead:  int64(t.Cache.Read),
+		CacheWrite: int64(t.Cache.Write),
+		Output:     int64(t.Output + t.Reasoning),
+		Reasoning:  int64(t.Reasoning),
 	}
 	if outputHasReasoning(t) {
-		u.Output = t.Output
+		u.Output = int64(t.Output)
 	}
+	agt.Taint(u, t.Total)
 	if cost != nil {
 		c := *cost
 		u.NativeCostUSD = &c

@@ -51,35 +51,35 @@ type modelResponse struct {
 }
 
 type llmUsage struct {
-	Prompt        int64  `json:"prompt_tokens"`
-	Completion    int64  `json:"completion_tokens"`
-	Total         int64  `json:"total_tokens"`
-	CacheWrite    int64  `json:"cache_creation_input_tokens"`
-	CacheRead     *int64 `json:"cache_read_input_tokens"`
+	Prompt        agt.Count  `json:"prompt_tokens"`
+	Completion    agt.Count  `json:"completion_tokens"`
+	Total         agt.Count  `json:"total_tokens"`
+	CacheWrite    agt.Count  `json:"cache_creation_input_tokens"`
+	CacheRead     *agt.Count `json:"cache_read_input_tokens"`
 	PromptDetails *struct {
-		Cached int64 `json:"cached_tokens"`
+		Cached agt.Count `json:"cached_tokens"`
 	} `json:"prompt_tokens_details"`
 	CompletionDetails *struct {
-		Reasoning int64 `json:"reasoning_tokens"`
+		Reasoning agt.Count `json:"reasoning_tokens"`
 	} `json:"completion_tokens_details"`
 }
 
 // usage turns LiteLLM's counts into agt's: the prompt count includes cache
 // reads and writes.
 func (u *llmUsage) usage() *agt.Usage {
-	read := int64(0)
+	read := agt.Count(0)
 	switch {
 	case u.CacheRead != nil:
 		read = *u.CacheRead
 	case u.PromptDetails != nil:
 		read = u.PromptDetails.Cached
 	}
-	out := &agt.Usage{Scope: agt.ScopeCall, Input: u.Prompt - read - u.CacheWrite, CacheRead: read, CacheWrite: u.CacheWrite, Output: u.Completion}
+	out := &agt.Usage{Scope: agt.ScopeCall, Input: int64(u.Prompt - read - u.CacheWrite), CacheRead: int64(read), CacheWrite: int64(u.CacheWrite), Output: int64(u.Completion)}
 	if out.Input < 0 { // a provider whose prompt count leaves the cache out
-		out.Input = u.Prompt
+		out.Input = int64(u.Prompt)
 	}
 	if u.CompletionDetails != nil {
-		out.Reasoning = u.CompletionDetails.Reasoning
+		out.Reasoning = int64(u.CompletionDetails.Reasoning)
 	}
 	out.Sum()
 	return out

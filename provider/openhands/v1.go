@@ -207,13 +207,13 @@ type baseState struct {
 		UsageToMetrics map[string]struct {
 			ModelName   string `json:"model_name"`
 			TokenUsages []struct {
-				Model      string `json:"model"`
-				Prompt     int64  `json:"prompt_tokens"`
-				Completion int64  `json:"completion_tokens"`
-				CacheRead  int64  `json:"cache_read_tokens"`
-				CacheWrite int64  `json:"cache_write_tokens"`
-				Reasoning  int64  `json:"reasoning_tokens"`
-				ResponseID string `json:"response_id"`
+				Model      string    `json:"model"`
+				Prompt     agt.Count `json:"prompt_tokens"`
+				Completion agt.Count `json:"completion_tokens"`
+				CacheRead  agt.Count `json:"cache_read_tokens"`
+				CacheWrite agt.Count `json:"cache_write_tokens"`
+				Reasoning  agt.Count `json:"reasoning_tokens"`
+				ResponseID string    `json:"response_id"`
 			} `json:"token_usages"`
 			Costs []struct {
 				Cost      float64 `json:"cost"`
@@ -249,7 +249,7 @@ func (p *parser) state(em *agt.Emitter, raw agt.Raw) {
 		for i, tu := range mt.TokenUsages {
 			lu := llmUsage{Prompt: tu.Prompt, Completion: tu.Completion, CacheWrite: tu.CacheWrite, CacheRead: &tu.CacheRead}
 			u := lu.usage()
-			u.Reasoning, u.MessageID = tu.Reasoning, tu.ResponseID
+			u.Reasoning, u.MessageID = int64(tu.Reasoning), tu.ResponseID
 			ev := agt.Event{Kind: agt.KindUsage, Model: tu.Model, Usage: u}
 			if len(mt.Costs) == len(mt.TokenUsages) {
 				c := mt.Costs[i]

@@ -6,13 +6,13 @@ import "github.com/agt-project/agt"
 // it. input excludes cache reads and writes; output includes reasoning
 // (reasoning, logged for OpenAI models, is its part); cost is in USD.
 type piUsage struct {
-	Input       int64   `json:"input"`
-	Output      int64   `json:"output"`
-	CacheRead   int64   `json:"cacheRead"`
-	CacheWrite  int64   `json:"cacheWrite"`
-	Reasoning   int64   `json:"reasoning"`
-	TotalTokens int64   `json:"totalTokens"`
-	Cost        *piCost `json:"cost"`
+	Input       agt.Count `json:"input"`
+	Output      agt.Count `json:"output"`
+	CacheRead   agt.Count `json:"cacheRead"`
+	CacheWrite  agt.Count `json:"cacheWrite"`
+	Reasoning   agt.Count `json:"reasoning"`
+	TotalTokens agt.Count `json:"totalTokens"`
+	Cost        *piCost   `json:"cost"`
 }
 
 type piCost struct {
@@ -27,11 +27,11 @@ func (u *piUsage) event() *agt.Usage {
 	}
 	out := &agt.Usage{
 		Scope:      agt.ScopeCall,
-		Input:      u.Input,
-		CacheRead:  u.CacheRead,
-		CacheWrite: u.CacheWrite,
-		Output:     u.Output,
-		Reasoning:  u.Reasoning,
+		Input:      int64(u.Input),
+		CacheRead:  int64(u.CacheRead),
+		CacheWrite: int64(u.CacheWrite),
+		Output:     int64(u.Output),
+		Reasoning:  int64(u.Reasoning),
 	}
 	out.Sum()
 	if u.Cost != nil && u.Cost.Total != nil {

@@ -58,12 +58,12 @@ type toolCallResult struct {
 
 // usageMetadata is the response's GenerateContentResponseUsageMetadata.
 type usageMetadata struct {
-	Prompt     int64 `json:"promptTokenCount"`
-	Candidates int64 `json:"candidatesTokenCount"`
-	Thoughts   int64 `json:"thoughtsTokenCount"`
-	Cached     int64 `json:"cachedContentTokenCount"`
-	ToolPrompt int64 `json:"toolUsePromptTokenCount"`
-	Total      int64 `json:"totalTokenCount"`
+	Prompt     agt.Count `json:"promptTokenCount"`
+	Candidates agt.Count `json:"candidatesTokenCount"`
+	Thoughts   agt.Count `json:"thoughtsTokenCount"`
+	Cached     agt.Count `json:"cachedContentTokenCount"`
+	ToolPrompt agt.Count `json:"toolUsePromptTokenCount"`
+	Total      agt.Count `json:"totalTokenCount"`
 }
 
 // usage is one model call's usage. The prompt count includes the cached
@@ -80,18 +80,19 @@ func (m *usageMetadata) usage() *agt.Usage {
 
 // callUsage is usage() over the figures of either record that gives them
 // (an assistant record's usageMetadata, an api_response telemetry event).
-func callUsage(prompt, cached, toolPrompt, candidates, thoughts, total int64) *agt.Usage {
+func callUsage(prompt, cached, toolPrompt, candidates, thoughts, total agt.Count) *agt.Usage {
 	out := candidates + thoughts
 	if total <= 0 || total == prompt+toolPrompt+candidates {
 		out = candidates
 	}
 	u := &agt.Usage{
 		Scope:     agt.ScopeCall,
-		Input:     prompt - cached + toolPrompt,
-		CacheRead: cached,
-		Output:    out,
-		Reasoning: thoughts,
+		Input:     int64(prompt - cached + toolPrompt),
+		CacheRead: int64(cached),
+		Output:    int64(out),
+		Reasoning: int64(thoughts),
 	}
+	agt.Taint(u, total)
 	u.Sum()
 	return u
 }
@@ -101,21 +102,21 @@ func callUsage(prompt, cached, toolPrompt, candidates, thoughts, total int64) *a
 // sub-agent's call and a call made inside a tool have no assistant record.
 type apiResponse struct {
 	Event struct {
-		Name       string `json:"event.name"`
-		ResponseID string `json:"response_id"`
-		Model      string `json:"model"`
-		Input      int64  `json:"input_token_count"`
-		Output     int64  `json:"output_token_count"`
-		Cached     int64  `json:"cached_content_token_count"`
-		Thoughts   int64  `json:"thoughts_token_count"`
-		Tool       int64  `json:"tool_token_count"`
-		Total      int64  `json:"total_token_count"`
+		Name       string    `json:"event.name"`
+		ResponseID string    `json:"response_id"`
+		Model      string    `json:"model"`
+		Input      agt.Count `json:"input_token_count"`
+		Output     agt.Count `json:"output_token_count"`
+		Cached     agt.Count `json:"cached_content_token_count"`
+		Thoughts   agt.Count `json:"thoughts_token_count"`
+		Tool       agt.Count `json:"tool_token_count"`
+		Total      agt.Count `json:"total_token_count"`
 	} `json:"uiEvent"`
 }
 
 // figures are the counts an assistant record's usage and its telemetry
 // share.
-type figures struct{ prompt, cached, candidates, thoughts, total int64 }
+type figures struct{ prompt, cached, candidates, thoughts, total agt.Count }
 
 // metaSubtypes are the system record subtypes that carry no conversation.
 // slash_command is read apart (its invocation is a slash_command event).
