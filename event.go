@@ -71,11 +71,15 @@ type Event struct {
 // Tool is a tool call. agt-parse sets Name = NativeName and Input = NativeInput;
 // agt-normalize sets the canonical Name, Kind, Origin, MCP and Input.
 type Tool struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	NativeName  string `json:"native_name"`
-	Kind        string `json:"kind,omitempty"`
-	Origin      string `json:"origin,omitempty"`
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	NativeName string `json:"native_name"`
+	Kind       string `json:"kind,omitempty"`
+	Origin     string `json:"origin,omitempty"`
+	// Via is "shell" for a call made through the shell that only reads,
+	// lists or searches: read as the tool it performs, or kept as Bash
+	// with its kind on request.
+	Via         string `json:"via,omitempty"`
 	MCP         *MCP   `json:"mcp,omitempty"`
 	Input       Raw    `json:"input,omitempty"`
 	NativeInput Raw    `json:"native_input,omitempty"`

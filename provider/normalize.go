@@ -20,6 +20,10 @@ type Normalizer struct {
 	// (Codex exec --json names none), so that they get a cost and a
 	// context window; "" leaves them as they are.
 	Model string
+	// KeepShell keeps a shell call that only reads, lists or searches a
+	// Bash call (its kind and via say what it does) instead of making it
+	// a Read, LS, Glob or Grep.
+	KeepShell bool
 
 	folders map[string]string // session → its working folder (Prepare's goroutine only)
 }
@@ -65,7 +69,11 @@ func (n *Normalizer) Event(ev *agt.Event) string {
 		ev.Orig = nil
 		src := canon.Source(ev.Provider, ev.Format)
 		cwd := ev.Tool.Cwd
-		canon.NormalizeIn(src, cwd, ev.Tool)
+		if n.KeepShell {
+			canon.NormalizeKeep(src, cwd, ev.Tool)
+		} else {
+			canon.NormalizeIn(src, cwd, ev.Tool)
+		}
 		if n.To != "" {
 			var warn string
 			ev.Tool.Name, ev.Tool.Input, warn = canon.RenderIn(n.To, src, cwd, ev.Tool)

@@ -244,7 +244,7 @@ func (b *builder) add(ev *agt.Event) {
 		m := c.assistant(b, ev, false)
 		t := ev.Tool
 		ts := b.mem.str(ts)
-		m.ToolCalls = append(m.ToolCalls, ToolCall{ID: b.mem.str(t.ID), Name: b.name(t.Name), NativeName: b.name(t.NativeName), Kind: b.name(t.Kind), Input: b.mem.raw(t.Input), Status: StatusUnknown, StartedAt: ts})
+		m.ToolCalls = append(m.ToolCalls, ToolCall{ID: b.mem.str(t.ID), Name: b.name(t.Name), NativeName: b.name(t.NativeName), Via: b.name(t.Via), Kind: b.name(t.Kind), Input: b.mem.raw(t.Input), Status: StatusUnknown, StartedAt: ts})
 		ref := callRef{c, c.open, len(m.ToolCalls) - 1, ts}
 		// kept until the call's result comes
 		b.calls[strings.Clone(ev.ID)] = ref

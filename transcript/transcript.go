@@ -89,6 +89,7 @@ type ToolCall struct {
 	ID         string  `json:"id"`
 	Name       string  `json:"name"`
 	NativeName string  `json:"native_name"`
+	Via        string  `json:"via,omitempty"` // "shell": a shell call read as the tool it performs
 	Kind       string  `json:"kind,omitempty"`
 	Input      agt.Raw `json:"input,omitempty"`
 	Output     agt.Raw `json:"output,omitempty"`

@@ -92,9 +92,18 @@ func Normalize(provider string, t *agt.Tool) { NormalizeIn(provider, "", t) }
 // is cwd ("" when unknown): relative paths that reclassified shell calls
 // and patches name are joined to it (to the call's own cwd member first),
 // and a listing or search that names no folder is of it.
-func NormalizeIn(provider, cwd string, t *agt.Tool) {
-	n := normalize(provider, cwd, t.NativeName, t.NativeInput, t.MCP)
-	t.Name, t.Kind, t.Origin, t.MCP, t.Input = n.name, n.kind, n.origin, n.mcp, n.input
+func NormalizeIn(provider, cwd string, t *agt.Tool) { normalizeTool(provider, cwd, false, t) }
+
+// NormalizeKeep is NormalizeIn that keeps a shell call that only reads,
+// lists or searches a Bash call (its kind says what it does, its origin
+// is still set) instead of reclassifying it. A call kept so (via shell,
+// name Bash) stays kept when it is normalized again without it.
+func NormalizeKeep(provider, cwd string, t *agt.Tool) { normalizeTool(provider, cwd, true, t) }
+
+func normalizeTool(provider, cwd string, keep bool, t *agt.Tool) {
+	keep = keep || t.Via == ViaShell && t.Name == "Bash"
+	n := normalize(provider, cwd, keep, t.NativeName, t.NativeInput, t.MCP)
+	t.Name, t.Kind, t.Origin, t.Via, t.MCP, t.Input = n.name, n.kind, n.origin, n.via, n.mcp, n.input
 	if t.Name == "" {
 		t.Name = agt.UnknownTool // a call whose log names no tool
 	}
@@ -102,7 +111,7 @@ func NormalizeIn(provider, cwd string, t *agt.Tool) {
 
 // norm is a normalized call.
 type norm struct {
-	name, kind, origin string
+	name, kind, origin, via string
 	mcp                *agt.MCP
 	input              agt.Raw
 }
@@ -117,12 +126,12 @@ func Source(provider, format string) string {
 	return provider
 }
 
-func normalize(source, cwd, name string, native agt.Raw, preset *agt.MCP) norm {
+func normalize(source, cwd string, keep bool, name string, native agt.Raw, preset *agt.MCP) norm {
 	provider, acp := strings.CutPrefix(source, "acp/")
 	acp = acp || provider == "acp"
 	in, _ := parseObject(native)
 	if r, arg := lookup(provider, acp, name, in); r != nil {
-		return fromRow(&nctx{provider: provider, row: r, arg: arg, cwd: cwd}, native, in, preset)
+		return fromRow(&nctx{provider: provider, row: r, arg: arg, cwd: cwd, keep: keep}, native, in, preset)
 	}
 	var server, tool string
 	ok := false
@@ -181,6 +190,9 @@ func fromRow(c *nctx, native agt.Raw, in *object, preset *agt.MCP) norm {
 	if c.skill {
 		n.origin = OriginSkill
 	}
+	if c.shell {
+		n.via = ViaShell
+	}
 	return n
 }
 
@@ -217,7 +229,8 @@ func RenderIn(to, from, cwd string, t *agt.Tool) (name string, input agt.Raw, wa
 // unchanged reports whether t's canonical name and input are what
 // Normalize gives for its native ones.
 func unchanged(provider, cwd string, t *agt.Tool) bool {
-	n := normalize(provider, cwd, t.NativeName, t.NativeInput, t.MCP)
+	keep := t.Via == ViaShell && t.Name == "Bash"
+	n := normalize(provider, cwd, keep, t.NativeName, t.NativeInput, t.MCP)
 	return n.name == t.Name && bytes.Equal(n.input, t.Input)
 }
 

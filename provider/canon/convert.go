@@ -19,6 +19,8 @@ type nctx struct {
 	name     string
 	kind     string
 	skill    bool // the call loads a skill
+	shell    bool // a shell call that only reads, lists or searches
+	keep     bool // such a call stays Bash (KeepShell)
 }
 
 // rctx is a call being rendered: src is the canonical input, out the
@@ -131,6 +133,11 @@ func workdir(c *nctx) string {
 func reclassify(c *nctx, cmd string) {
 	r := classify(cmd)
 	if r.name == "" || !complete(&r) {
+		return
+	}
+	c.shell = true
+	if c.keep {
+		c.kind = kinds[r.name]
 		return
 	}
 	c.name, c.kind = r.name, kinds[r.name]

@@ -19,6 +19,11 @@ const (
 	OriginMCP     = "mcp"     // a tool of an MCP server
 	OriginSkill   = "skill"   // a call that loads a skill: input.skill is set
 	OriginCustom  = "custom"  // anything else: extension, plugin or unknown tools
+
+	// ViaShell is the via of a call that ran through the shell and only
+	// reads, lists or searches: reclassified (Read, LS, Glob, Grep), or kept
+	// as Bash on request (NormalizeKeep), its kind saying what it does
+	ViaShell = "shell"
 )
 
 // kinds is the kind of each canonical name. The kinds follow the ACP tool

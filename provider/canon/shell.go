@@ -13,16 +13,17 @@ import (
 // does (quotes, escapes, comments, here-documents), split at && || ; and
 // newlines into pipelines and at | into commands; bash/sh/zsh -c SCRIPT is
 // classified by its script, cd DIR sets the directory relative paths are
-// joined to, and echo, printf, pwd, true, set, export are neutral. The
-// first command of a pipeline decides its class; the others must be
-// filters (head, tail, wc, sort, grep, sed -n, …; xargs with a search
-// upgrades a listing to a search). Anything that may write or run other
-// programs keeps the call Bash: an output redirection other than to
-// /dev/null or a descriptor, tee, sed -i, sort -o, find -exec/-delete,
-// command or process substitution, subshells, background jobs, and every
-// command not in the tables (shellcmds.go). When pipelines of different
-// classes are joined, reads win over searches, searches over globs, globs
-// over listings.
+// joined to, and true, set, export are neutral. The first command of a
+// pipeline decides its class; the others must be filters (head, tail, wc,
+// sort, grep, sed -n, …; xargs with a search upgrades a listing to a
+// search). A call is reclassified only when every part of its command is
+// the read, listing or search it is named for: pipelines of different
+// classes joined (cat a; grep x b), a command that prints text of its own
+// (echo, printf, pwd), and anything that may write or run other programs
+// keep the call Bash: an output redirection other than to /dev/null or a
+// descriptor, tee, sed -i, sort -o, find -exec/-delete, command or process
+// substitution, subshells, background jobs, and every command not in the
+// tables (shellcmds.go).
 
 // shellResult is the class of a command and what it read or searched.
 type shellResult struct {
@@ -37,6 +38,7 @@ type shellResult struct {
 const (
 	clsNone    = ""
 	clsNeutral = "neutral"
+	clsPrint   = "print"
 	clsCd      = "cd"
 	clsRead    = "read"
 	clsList    = "list"
@@ -76,6 +78,9 @@ func classify(cmd string) shellResult {
 			}
 			res.shown = append(res.shown, seg.shown...)
 		}
+	}
+	if n := len(found); n > 1 {
+		return shellResult{} // a read and a search, …: no one tool it is
 	}
 	switch {
 	case found[clsRead] != nil:
@@ -174,8 +179,11 @@ func classifySimple(s simple, wd *dir) (*segResult, bool) {
 		}
 		return &segResult{cls: clsCd, path: dir}, true
 	}
-	if spec.cls == clsNeutral {
+	switch spec.cls {
+	case clsNeutral:
 		return &segResult{cls: clsNeutral}, true
+	case clsPrint:
+		return nil, false
 	}
 	cwd := wd.String()
 	for i, in := range inputs {

@@ -31,10 +31,10 @@ var realCommands = []shellCase{
 	{cmd: "sed -n '130,146p' .agents/verification.md", name: "Read", file: ".agents/verification.md"},
 	{cmd: "cat .gitignore", name: "Read", file: ".gitignore"},
 	{cmd: "head -30 /Users/soph/Work/entire/devenv/cli/cmd/entire/cli/hooks_claudecode_handlers.go | grep -E \"^package|^import\"", name: "Read", file: "/Users/soph/Work/entire/devenv/cli/cmd/entire/cli/hooks_claudecode_handlers.go"},
-	{cmd: "ls /Users/ninawork/entire/test-repos/test-repo && echo \"---\" && cat /Users/ninawork/entire/test-repos/test-repo/README.md 2>/dev/null || echo \"no README.md\"", name: "Read", file: "/Users/ninawork/entire/test-repos/test-repo/README.md"},
-	{cmd: "rg -n \"def create_session_token\" backend/src/yinshi/auth.py && sed -n '120,190p' backend/src/yinshi/auth.py", name: "Read", file: "backend/src/yinshi/auth.py"},
+	{cmd: "ls /Users/ninawork/entire/test-repos/test-repo && echo \"---\" && cat /Users/ninawork/entire/test-repos/test-repo/README.md 2>/dev/null || echo \"no README.md\"", name: "Bash"},
+	{cmd: "rg -n \"def create_session_token\" backend/src/yinshi/auth.py && sed -n '120,190p' backend/src/yinshi/auth.py", name: "Bash"},
 	{cmd: "nl -ba packages/core/src/evaluation/trace.ts | sed -n '1,90p;150,215p;324,400p;1350,1405p'", name: "Read", file: "packages/core/src/evaluation/trace.ts"},
-	{cmd: "cat .python-version || true && echo '---' && rg -n \"python ?(3\\.[0-9]+|[0-9]+\\.[0-9]+)\" -S || true", name: "Read", file: ".python-version"},
+	{cmd: "cat .python-version || true && echo '---' && rg -n \"python ?(3\\.[0-9]+|[0-9]+\\.[0-9]+)\" -S || true", name: "Bash"},
 	{cmd: "sed -n '1,200p' go.mod", name: "Read", file: "go.mod"},
 	{cmd: "wc -l pi/skills/meta/pi-skill-creator/SKILL.md", name: "Read", file: "pi/skills/meta/pi-skill-creator/SKILL.md"},
 	{cmd: "sed -n '1,220p' /home/entity/.agents/skills/workmux/SKILL.md", name: "Read", file: "/home/entity/.agents/skills/workmux/SKILL.md", skill: "workmux"},
@@ -53,7 +53,7 @@ var realCommands = []shellCase{
 	{cmd: "grep -n \"new Markdown\" packages/tui/test/markdown.test.ts | grep \"0, 0)$\"", name: "Grep", pattern: "new Markdown", path: "packages/tui/test/markdown.test.ts"},
 	{cmd: "grep -n \"type.*Temporary\" /Users/alex/workspace/cli/.worktrees/alex/ent-109-text-output-checkpoint-flag/cmd/entire/cli/checkpoint/*.go", name: "Grep", pattern: "type.*Temporary", path: "/Users/alex/workspace/cli/.worktrees/alex/ent-109-text-output-checkpoint-flag/cmd/entire/cli/checkpoint/*.go"},
 	{cmd: "rg -n \"sk-[A-Za-z0-9]|Bearer [A-Za-z0-9]|secret|password\" live-proxy-dogfood README.md || true", name: "Grep", pattern: "sk-[A-Za-z0-9]|Bearer [A-Za-z0-9]|secret|password", path: "live-proxy-dogfood"},
-	{cmd: "grep -n \"maxCommitsToSearch\" /Users/alex/workspace/cli/.worktrees/alex/ent-109-text-output-checkpoint-flag/cmd/entire/cli/explain.go || echo \"Not found\"", name: "Grep", pattern: "maxCommitsToSearch", path: "/Users/alex/workspace/cli/.worktrees/alex/ent-109-text-output-checkpoint-flag/cmd/entire/cli/explain.go"},
+	{cmd: "grep -n \"maxCommitsToSearch\" /Users/alex/workspace/cli/.worktrees/alex/ent-109-text-output-checkpoint-flag/cmd/entire/cli/explain.go || echo \"Not found\"", name: "Bash"},
 	{cmd: "cd /home/entity/projects/EntityProcess/agentv && rg -n \"class Composite|type: 'composite'|composite\" packages/core/src/evaluation/graders -g\"*.ts\"", name: "Grep", pattern: "class Composite|type: 'composite'|composite", path: "/home/entity/projects/EntityProcess/agentv/packages/core/src/evaluation/graders"},
 	{cmd: "rg -n \"setDefaultTimeout|timeout\" node_modules/@types/bun node_modules/bun-types 2>/dev/null | head -80", name: "Grep", pattern: "setDefaultTimeout|timeout", path: "node_modules/@types/bun"},
 	{cmd: "git grep -n \"target.*variant\\|index.jsonl\\|row_id\" origin/main -- packages/core apps/cli docs/adr | head -n 120", name: "Grep", pattern: "target.*variant\\|index.jsonl\\|row_id", path: "packages/core"},
@@ -66,17 +66,17 @@ var realCommands = []shellCase{
 	{cmd: "ls -la scripts .workmux 2>/dev/null", name: "LS", path: "scripts"},
 	{cmd: "ls -la", name: "LS"},
 	{cmd: "tree /path/to/Demo -I 'node_modules|.git' -L 3", name: "LS", path: "/path/to/Demo"},
-	{cmd: "ls /Users/alex/workspace/cli/docs/reviews/ 2>/dev/null || echo \"Directory does not exist\"", name: "LS", path: "/Users/alex/workspace/cli/docs/reviews/"},
+	{cmd: "ls /Users/alex/workspace/cli/docs/reviews/ 2>/dev/null || echo \"Directory does not exist\"", name: "Bash"},
 	{cmd: "ls -la cmd/entire/cli/strategy/ | grep suffix", name: "LS", path: "cmd/entire/cli/strategy/"},
-	{cmd: "echo hello && ls", name: "LS"},
-	{cmd: "pwd && ls -la", name: "LS"},
+	{cmd: "echo hello && ls", name: "Bash"},
+	{cmd: "pwd && ls -la", name: "Bash"},
 	{cmd: "find wiki -maxdepth 3 -type f | sort | sed -n '1,160p'", name: "Glob", pattern: "**/*", path: "wiki"},
 	{cmd: "find /path/to/Demo -type f -name \"*.tsx\" -o -name \"*.ts\" -o -name \"*.jsx\" -o -name \"*.js\" | head -20", name: "Glob", pattern: "*.tsx", path: "/path/to/Demo"},
 	{cmd: "find apps/web/src -maxdepth 4 -type f | rg -n \"sidebar|nav|starlight|astro\"", name: "Glob", pattern: "**/*", path: "apps/web/src"},
 	{cmd: "cd /home/entity/projects/EntityProcess/agentv && rg --files packages/core/src | rg 'eval-file\\.schema|eval-validator|zod'", name: "Glob", pattern: "**/*", path: "/home/entity/projects/EntityProcess/agentv/packages/core/src"},
 	{cmd: "find packages/coding-agent -name \"main.ts\" -type f", name: "Glob", pattern: "main.ts", path: "packages/coding-agent"},
 	{cmd: "find plugins -maxdepth 2 -name package.json -print", name: "Glob", pattern: "package.json", path: "plugins"},
-	{cmd: "tree types/ 2>/dev/null || find types/ -type f -name \"*.ts\" | sed 's|types/||' | sort", name: "Glob", pattern: "*.ts", path: "types/"},
+	{cmd: "tree types/ 2>/dev/null || find types/ -type f -name \"*.ts\" | sed 's|types/||' | sort", name: "Bash"},
 	{cmd: "git ls-files --others --exclude-standard", name: "Glob", pattern: "**/*"},
 	{cmd: "git ls-files plugins/agentv-claude-trace .github/plugin/marketplace.json", name: "Glob", pattern: "**/*", path: "plugins/agentv-claude-trace"},
 	{cmd: "find ~/.codex/sessions -type f -name '*.jsonl' -print 2>/dev/null | sort | tail -30", name: "Glob", pattern: "*.jsonl", path: "~/.codex/sessions"},
@@ -187,3 +187,30 @@ var (
 	shellNames  = map[string]string{"claude": "Bash", "codex": "exec_command", "gemini": "run_shell_command", "copilot": "bash", "pi": "bash", "opencode": "bash", "crush": "bash", "qwen": "run_shell_command", "continue": "run_terminal_command"}
 	shellMember = map[string]string{"claude": "command", "codex": "cmd", "gemini": "command", "copilot": "command", "pi": "command", "opencode": "command", "crush": "command", "qwen": "command", "continue": "command"}
 )
+
+// TestKeepShell: NormalizeKeep leaves every shell call a Bash call, its
+// kind and via saying what a reclassified one does; normalizing a kept
+// call again without it keeps it; every reclassified call says via shell.
+func TestKeepShell(t *testing.T) {
+	for _, set := range [][]shellCase{realCommands, edgeCommands} {
+		for _, c := range set {
+			kept := &agt.Tool{NativeName: "Bash", NativeInput: obj("command", c.cmd)}
+			canon.NormalizeKeep("claude", "/w", kept)
+			wantKind := map[string]string{"Read": "read", "Grep": "search", "Glob": "search", "LS": "search", "Bash": "execute"}[c.name]
+			wantVia := map[bool]string{true: canon.ViaShell}[c.name != "Bash"]
+			if kept.Name != "Bash" || kept.Kind != wantKind || kept.Via != wantVia {
+				t.Errorf("%q kept: %s %s via %q, want Bash %s via %q", c.cmd, kept.Name, kept.Kind, kept.Via, wantKind, wantVia)
+			}
+			again := *kept
+			canon.NormalizeIn("claude", "/w", &again)
+			if again.Name != "Bash" || again.Kind != kept.Kind || string(again.Input) != string(kept.Input) {
+				t.Errorf("%q kept, normalized again: %s %s", c.cmd, again.Name, again.Kind)
+			}
+			re := &agt.Tool{NativeName: "Bash", NativeInput: obj("command", c.cmd)}
+			canon.NormalizeIn("claude", "/w", re)
+			if (re.Name != "Bash") != (re.Via == canon.ViaShell) {
+				t.Errorf("%q: %s via %q", c.cmd, re.Name, re.Via)
+			}
+		}
+	}
+}

@@ -82,21 +82,24 @@ var commands = map[string]*cmdSpec{
 	"ag":    {cls: clsSearch, values: "ABCGgmp", long: "ignore ignore-dir file-search-regex depth max-count context after before pager path-to-ignore", script: true, filter: true},
 	"ack":   {cls: clsSearch, values: "ABCm", long: "type ignore-dir ignore-file max-count context after-context before-context output", script: true, filter: true},
 
-	// neutral: print or set state, read no file
-	"echo":     {cls: clsNeutral},
-	"printf":   {cls: clsNeutral},
-	"pwd":      {cls: clsNeutral},
-	"true":     {cls: clsNeutral},
-	":":        {cls: clsNeutral},
-	"set":      {cls: clsNeutral},
-	"export":   {cls: clsNeutral},
-	"unset":    {cls: clsNeutral},
-	"realpath": {cls: clsNeutral},
-	"readlink": {cls: clsNeutral},
-	"basename": {cls: clsNeutral},
-	"dirname":  {cls: clsNeutral},
-	"cd":       {cls: clsCd},
-	"pushd":    {cls: clsCd},
+	// neutral: set state, print nothing, read no file
+	"true":   {cls: clsNeutral},
+	":":      {cls: clsNeutral},
+	"set":    {cls: clsNeutral},
+	"export": {cls: clsNeutral},
+	"unset":  {cls: clsNeutral},
+	"cd":     {cls: clsCd},
+	"pushd":  {cls: clsCd},
+
+	// print: write text of their own, which is no read or search: a
+	// command that runs one stays Bash
+	"echo":     {cls: clsPrint},
+	"printf":   {cls: clsPrint},
+	"pwd":      {cls: clsPrint},
+	"realpath": {cls: clsPrint},
+	"readlink": {cls: clsPrint},
+	"basename": {cls: clsPrint},
+	"dirname":  {cls: clsPrint},
 }
 
 // gitCommands are the git subcommands that read: git grep and git ls-files.
