@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"unicode"
@@ -216,13 +217,29 @@ func files(dir string) map[string]string {
 // that follows its paths (-f) is interrupted once it has written its
 // first line, and must then exit 0. The commands not run are in notRun,
 // with the reason; an entry there that no command matches is an error.
+// The pages run in parallel; -short runs the README's commands alone.
 func TestDocCommands(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not installed")
 	}
+	var mu sync.Mutex
 	used := map[string]bool{}
 	total, ran := 0, 0
-	for _, page := range docFiles(t) {
+	pages := docFiles(t)
+	if testing.Short() {
+		pages = pages[:1] // the README's
+	}
+	t.Cleanup(func() {
+		if !testing.Short() {
+			for part := range notRun {
+				if !used[part] {
+					t.Errorf("notRun: no command holds %q", part)
+				}
+			}
+		}
+		t.Logf("%d commands, %d run", total, ran)
+	})
+	for _, page := range pages {
 		b, err := os.ReadFile(page)
 		if err != nil {
 			t.Fatal(err)
@@ -232,13 +249,18 @@ func TestDocCommands(t *testing.T) {
 			continue
 		}
 		t.Run(filepath.Base(page), func(t *testing.T) {
+			t.Parallel()
 			dir, env := sandbox(t)
 		next:
 			for _, c := range cmds {
+				mu.Lock()
 				total++
+				mu.Unlock()
 				for part, why := range notRun {
 					if strings.Contains(c, part) {
+						mu.Lock()
 						used[part] = true
+						mu.Unlock()
 						t.Logf("not run: %s\n    (%s)", c, why)
 						continue next
 					}
@@ -249,17 +271,13 @@ func TestDocCommands(t *testing.T) {
 						continue next
 					}
 				}
+				mu.Lock()
 				ran++
+				mu.Unlock()
 				runDocCommand(t, dir, env, c)
 			}
 		})
 	}
-	for part := range notRun {
-		if !used[part] {
-			t.Errorf("notRun: no command holds %q", part)
-		}
-	}
-	t.Logf("%d commands, %d run", total, ran)
 }
 
 // followCmd is a command in which a filter follows its paths (-f).
