@@ -16,6 +16,9 @@ func TestDemo(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("make not installed")
 	}
+	if docRace {
+		t.Skip("under the race detector: make demo runs in the plain build")
+	}
 	dir, env := sandbox(t)
 	cmd := exec.Command("make", "-s", "-o", "build", "demo", "BIN="+filepath.Join(dir, "bin"))
 	cmd.Dir = providertest.RepoRoot(t)

@@ -237,6 +237,9 @@ func TestDocCommands(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not installed")
 	}
+	if docRace {
+		t.Skip("under the race detector: the docs' commands run in the plain build")
+	}
 	var mu sync.Mutex
 	used := map[string]bool{}
 	total, ran := 0, 0
