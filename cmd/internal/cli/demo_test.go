@@ -19,7 +19,7 @@ func TestDemo(t *testing.T) {
 	if docRace {
 		t.Skip("under the race detector: make demo runs in the plain build")
 	}
-	dir, env := sandbox(t)
+	dir, env := docSandbox(t)
 	cmd := exec.Command("make", "-s", "-o", "build", "demo", "BIN="+filepath.Join(dir, "bin"))
 	cmd.Dir = providertest.RepoRoot(t)
 	cmd.Env = append(env, "MAKEFLAGS=")

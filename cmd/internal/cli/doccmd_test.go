@@ -60,10 +60,10 @@ func docFiles(t *testing.T) []string {
 	return files
 }
 
-// shellCommands are the commands of a page's shell blocks (```sh), in
+// docShellCommands are the commands of a page's shell blocks (```sh), in
 // order: a command goes on over a line that ends in a backslash or inside
 // quotes; comment lines are left out.
-func shellCommands(page string) []string {
+func docShellCommands(page string) []string {
 	var cmds []string
 	inBlock := false
 	var cur strings.Builder
@@ -105,10 +105,10 @@ func shellCommands(page string) []string {
 	return cmds
 }
 
-// notRun are the commands of the docs the test does not run, by a part of
-// their text, with the reason; needs are those it runs when a program is
+// docNotRun are the commands of the docs the test does not run, by a part of
+// their text, with the reason; docNeeds are those it runs when a program is
 // on PATH.
-var notRun = map[string]string{
+var docNotRun = map[string]string{
 	"make demo":          "builds bin/ with go build: TestDemo runs its recipe with the test's filters",
 	"make test":          "the whole suite, this test included",
 	"make install":       "installs into GOBIN or PREFIX: .ci/run follows it into a temporary folder",
@@ -117,18 +117,18 @@ var notRun = map[string]string{
 	"--completion bash)": "defines the completion in the shell that runs it; TestDocs parses the script",
 }
 
-var needs = map[string]string{"parallel ": "parallel", "jq ": "jq"}
+var docNeeds = map[string]string{"parallel ": "parallel", "jq ": "jq"}
 
 // The sandbox's agents: a command that runs an agent runs this script
 // instead, which prints a capture of that agent's live output.
-var fakeAgents = map[string]string{
+var docFakeAgents = map[string]string{
 	"claude": "testdata/claude/live/gen__claude-2.1.197__tools.jsonl",
 	"codex":  "testdata/codex/live/gen__codex-0.169.0__tools.jsonl",
 }
 
 // The bundled logs the sandbox holds, under the names the docs give them
 // and where the agents write them.
-var sandboxFiles = map[string]string{
+var docSandboxFiles = map[string]string{
 	"work/session.jsonl":                             "testdata/claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl",
 	"work/SESSION.jsonl":                             "testdata/claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl",
 	"work/rollout.jsonl":                             "testdata/codex/agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl",
@@ -144,26 +144,26 @@ var sandboxFiles = map[string]string{
 	"home/.codex/sessions/2025/12/10/rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl": "testdata/codex/agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl",
 }
 
-// sandbox lays out a folder for the docs' commands: work/ (the working
+// docSandbox lays out a folder for the docs' commands: work/ (the working
 // folder: the named logs, LOGS/, logs/, old-sessions.tar.gz,
 // my-prices.json, examples/, bin/),
 // home/ (HOME, with a Claude Code project and a Codex day), and bin/ with
 // the filters and the fake agents; it returns the folder and the
 // environment to run in.
-func sandbox(t *testing.T) (dir string, env []string) {
+func docSandbox(t *testing.T) (dir string, env []string) {
 	t.Helper()
 	root := providertest.RepoRoot(t)
 	dir = t.TempDir()
 	for _, d := range []string{"bin", "work/bin", "home/.zfunc", "home/.config/fish/completions"} {
-		must0(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
+		docMust(t, os.MkdirAll(filepath.Join(dir, d), 0o755))
 	}
-	for dst, src := range sandboxFiles {
+	for dst, src := range docSandboxFiles {
 		b, err := os.ReadFile(filepath.Join(root, src))
 		if err != nil {
 			t.Fatal(err)
 		}
-		must0(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, dst)), 0o755))
-		must0(t, os.WriteFile(filepath.Join(dir, dst), b, 0o644))
+		docMust(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, dst)), 0o755))
+		docMust(t, os.WriteFile(filepath.Join(dir, dst), b, 0o644))
 	}
 	// old-sessions.tar.gz: LOGS/ archived
 	var tgz bytes.Buffer
@@ -171,26 +171,26 @@ func sandbox(t *testing.T) (dir string, env []string) {
 	tw := tar.NewWriter(zw)
 	for _, name := range []string{"claude.jsonl", "codex.jsonl"} {
 		b, _ := os.ReadFile(filepath.Join(dir, "work", "LOGS", name))
-		must0(t, tw.WriteHeader(&tar.Header{Name: "old/" + name, Mode: 0o644, Size: int64(len(b)), Typeflag: tar.TypeReg}))
+		docMust(t, tw.WriteHeader(&tar.Header{Name: "old/" + name, Mode: 0o644, Size: int64(len(b)), Typeflag: tar.TypeReg}))
 		tw.Write(b)
 	}
 	tw.Close()
 	zw.Close()
-	must0(t, os.WriteFile(filepath.Join(dir, "work", "old-sessions.tar.gz"), tgz.Bytes(), 0o644))
+	docMust(t, os.WriteFile(filepath.Join(dir, "work", "old-sessions.tar.gz"), tgz.Bytes(), 0o644))
 	// my-prices.json: a price table of one model, in LiteLLM's format
-	must0(t, os.WriteFile(filepath.Join(dir, "work", "my-prices.json"), []byte(`{"claude-sonnet-4-5-20250929": {"input_cost_per_token": 3e-06, "output_cost_per_token": 1.5e-05, "cache_read_input_token_cost": 3e-07, "cache_creation_input_token_cost": 3.75e-06, "max_input_tokens": 200000, "mode": "chat", "litellm_provider": "anthropic"}}`), 0o644))
-	must0(t, os.Symlink(filepath.Join(root, "examples"), filepath.Join(dir, "work", "examples")))
+	docMust(t, os.WriteFile(filepath.Join(dir, "work", "my-prices.json"), []byte(`{"claude-sonnet-4-5-20250929": {"input_cost_per_token": 3e-06, "output_cost_per_token": 1.5e-05, "cache_read_input_token_cost": 3e-07, "cache_creation_input_token_cost": 3.75e-06, "max_input_tokens": 200000, "mode": "chat", "litellm_provider": "anthropic"}}`), 0o644))
+	docMust(t, os.Symlink(filepath.Join(root, "examples"), filepath.Join(dir, "work", "examples")))
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name := range apps {
-		must0(t, os.Symlink(self, filepath.Join(dir, "bin", name)))
-		must0(t, os.Symlink(self, filepath.Join(dir, "work", "bin", name)))
+		docMust(t, os.Symlink(self, filepath.Join(dir, "bin", name)))
+		docMust(t, os.Symlink(self, filepath.Join(dir, "work", "bin", name)))
 	}
-	for agent, capture := range fakeAgents {
+	for agent, capture := range docFakeAgents {
 		script := fmt.Sprintf("#!/bin/sh\n# %s, replaced by a capture of its live output\ncat '%s'\n", agent, filepath.Join(root, capture))
-		must0(t, os.WriteFile(filepath.Join(dir, "bin", agent), []byte(script), 0o755))
+		docMust(t, os.WriteFile(filepath.Join(dir, "bin", agent), []byte(script), 0o755))
 	}
 	env = []string{
 		"PATH=" + filepath.Join(dir, "bin") + string(os.PathListSeparator) + os.Getenv("PATH"),
@@ -202,15 +202,15 @@ func sandbox(t *testing.T) (dir string, env []string) {
 	return dir, env
 }
 
-func must0(t *testing.T, err error) {
+func docMust(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
 }
 
-// files are the size and time of every file under dir.
-func files(dir string) map[string]string {
+// docTreeState is the size and time of every file under dir.
+func docTreeState(dir string) map[string]string {
 	m := map[string]string{}
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -230,7 +230,7 @@ func files(dir string) map[string]string {
 // pipefail: it must exit 0 and write something, on stdout or stderr or into
 // a file (a run of agt-transcript -o that finds everything up to date says
 // so on stderr). A command that follows its paths (-f) ends once it has
-// read them (see init). The commands not run are in notRun, with the
+// read them (see init). The commands not run are in docNotRun, with the
 // reason; an entry there that no command matches is an error. The pages
 // run in parallel; -short runs the README's commands alone.
 func TestDocCommands(t *testing.T) {
@@ -250,7 +250,7 @@ func TestDocCommands(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cmds := shellCommands(string(b)); len(cmds) > 0 {
+		if cmds := docShellCommands(string(b)); len(cmds) > 0 {
 			pages[filepath.Base(page)] = cmds
 			order = append(order, filepath.Base(page))
 		}
@@ -259,14 +259,14 @@ func TestDocCommands(t *testing.T) {
 		}
 	}
 	if !testing.Short() {
-		pages["--help"] = helpExamples(t)
+		pages["--help"] = docHelpExamples(t)
 		order = append(order, "--help")
 	}
 	t.Cleanup(func() {
 		if !testing.Short() {
-			for part := range notRun {
+			for part := range docNotRun {
 				if !used[part] {
-					t.Errorf("notRun: no command holds %q", part)
+					t.Errorf("docNotRun: no command holds %q", part)
 				}
 			}
 		}
@@ -276,13 +276,13 @@ func TestDocCommands(t *testing.T) {
 		cmds := pages[page]
 		t.Run(page, func(t *testing.T) {
 			t.Parallel()
-			dir, env := sandbox(t)
+			dir, env := docSandbox(t)
 		next:
 			for _, c := range cmds {
 				mu.Lock()
 				total++
 				mu.Unlock()
-				for part, why := range notRun {
+				for part, why := range docNotRun {
 					if strings.Contains(c, part) {
 						mu.Lock()
 						used[part] = true
@@ -291,7 +291,7 @@ func TestDocCommands(t *testing.T) {
 						continue next
 					}
 				}
-				for part, prog := range needs {
+				for part, prog := range docNeeds {
 					if _, err := exec.LookPath(prog); strings.Contains(c, part) && err != nil {
 						t.Logf("not run, %s is not installed: %s", prog, c)
 						continue next
@@ -300,15 +300,15 @@ func TestDocCommands(t *testing.T) {
 				mu.Lock()
 				ran++
 				mu.Unlock()
-				runDocCommand(t, dir, env, c)
+				docRunCommand(t, dir, env, c)
 			}
 		})
 	}
 }
 
-// helpExamples are the commands under "Examples:" in each filter's --help:
+// docHelpExamples are the commands under "Examples:" in each filter's --help:
 // the lines indented by six spaces up to the first blank line.
-func helpExamples(t *testing.T) []string {
+func docHelpExamples(t *testing.T) []string {
 	t.Helper()
 	var cmds []string
 	for _, name := range []string{"agt-parse", "agt-normalize", "agt-transcript", "agt-streamlog"} {
@@ -336,9 +336,9 @@ func helpExamples(t *testing.T) []string {
 	return cmds
 }
 
-func runDocCommand(t *testing.T, dir string, env []string, c string) {
+func docRunCommand(t *testing.T, dir string, env []string, c string) {
 	t.Helper()
-	before := files(dir)
+	before := docTreeState(dir)
 	cmd := exec.Command("bash", "-c", "set -o pipefail\n"+c)
 	cmd.Dir = filepath.Join(dir, "work")
 	cmd.Env = env
@@ -352,7 +352,7 @@ func runDocCommand(t *testing.T, dir string, env []string, c string) {
 		return
 	}
 	changed := stdout.Len() > 0 || stderr.Len() > 0
-	after := files(dir)
+	after := docTreeState(dir)
 	for p, v := range after {
 		if before[p] != v {
 			changed = true
@@ -363,10 +363,10 @@ func runDocCommand(t *testing.T, dir string, env []string, c string) {
 	}
 }
 
-// TestShellCommands: the splitting of a shell block into commands.
-func TestShellCommands(t *testing.T) {
+// TestDocShellCommands: the splitting of a shell block into commands.
+func TestDocShellCommands(t *testing.T) {
 	page := "text\n```sh\n# a comment\na | jq 'x\n  y'   # it's\nb \\\n  c\n\nd \"it's\"\n```\n```\nnot sh\n```\n"
-	got := shellCommands(page)
+	got := docShellCommands(page)
 	want := []string{"a | jq 'x\n  y'   # it's", "b \\\n  c", `d "it's"`}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
@@ -374,7 +374,7 @@ func TestShellCommands(t *testing.T) {
 }
 
 // The help of each filter, as docs/flags.md holds it below its mark.
-const flagsMark = "<!-- generated by go test ./cmd/internal/cli -run TestFlagsDoc -update-docs: do not edit below -->\n"
+const docFlagsMark = "<!-- generated by go test ./cmd/internal/cli -run TestFlagsDoc -update-docs: do not edit below -->\n"
 
 // TestFlagsDoc: docs/flags.md ends with each filter's --help, as the
 // filters print it (-update-docs rewrites it).
@@ -384,9 +384,9 @@ func TestFlagsDoc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	head, _, ok := strings.Cut(string(b), flagsMark)
+	head, _, ok := strings.Cut(string(b), docFlagsMark)
 	if !ok {
-		t.Fatalf("docs/flags.md: no mark %q", flagsMark)
+		t.Fatalf("docs/flags.md: no mark %q", docFlagsMark)
 	}
 	var gen strings.Builder
 	for _, name := range []string{"agt-parse", "agt-normalize", "agt-transcript", "agt-streamlog"} {
@@ -396,17 +396,17 @@ func TestFlagsDoc(t *testing.T) {
 		}
 		fmt.Fprintf(&gen, "\n### %s\n\n```\n%s```\n", name, strings.TrimRight(out.String(), "\n")+"\n")
 	}
-	want := head + flagsMark + gen.String()
+	want := head + docFlagsMark + gen.String()
 	if *updateDocs {
-		must0(t, os.WriteFile(path, []byte(want), 0o644))
+		docMust(t, os.WriteFile(path, []byte(want), 0o644))
 		return
 	}
 	if string(b) != want {
-		t.Errorf("docs/flags.md is not the filters' --help (go test ./cmd/internal/cli -run TestFlagsDoc -update-docs rewrites it); first difference at byte %d", firstByteDiff(string(b), want))
+		t.Errorf("docs/flags.md is not the filters' --help (go test ./cmd/internal/cli -run TestFlagsDoc -update-docs rewrites it); first difference at byte %d", docFirstDiff(string(b), want))
 	}
 }
 
-func firstByteDiff(a, b string) int {
+func docFirstDiff(a, b string) int {
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {
 			return i
@@ -415,16 +415,16 @@ func firstByteDiff(a, b string) int {
 	return min(len(a), len(b))
 }
 
-// mdLink is a Markdown link: [text](target).
-var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+// docLink is a Markdown link: [text](target).
+var docLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 
-// anchors are the ids GitHub gives the headings of a Markdown page:
+// docAnchors are the ids GitHub gives the headings of a Markdown page:
 // lower case, letters, digits, spaces, '-' and '_' kept, spaces as '-', a
 // repeated id numbered (-1, -2).
-func anchors(page string) map[string]bool {
+func docAnchors(page string) map[string]bool {
 	ids := map[string]bool{}
 	seen := map[string]int{}
-	for _, line := range strings.Split(stripCode(page), "\n") {
+	for _, line := range strings.Split(docStripCode(page), "\n") {
 		h := strings.TrimLeft(line, "#")
 		if len(h) == len(line) || len(line)-len(h) > 6 || !strings.HasPrefix(h, " ") {
 			continue
@@ -449,8 +449,8 @@ func anchors(page string) map[string]bool {
 	return ids
 }
 
-// stripCode is a page without its fenced blocks.
-func stripCode(page string) string {
+// docStripCode is a page without its fenced blocks.
+func docStripCode(page string) string {
 	var b strings.Builder
 	in := false
 	for _, line := range strings.Split(page, "\n") {
@@ -474,7 +474,7 @@ func TestDocLinks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, m := range mdLink.FindAllStringSubmatch(stripCode(string(b)), -1) {
+		for _, m := range docLink.FindAllStringSubmatch(docStripCode(string(b)), -1) {
 			target := m[1]
 			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
 				continue
@@ -492,7 +492,7 @@ func TestDocLinks(t *testing.T) {
 					continue
 				}
 			}
-			if anchor != "" && !anchors(string(raw))[anchor] {
+			if anchor != "" && !docAnchors(string(raw))[anchor] {
 				t.Errorf("%s: link %s: no heading of that id in %s", filepath.Base(page), target, filepath.Base(path))
 			}
 		}
@@ -502,9 +502,9 @@ func TestDocLinks(t *testing.T) {
 	}
 }
 
-// TestAnchors: GitHub's heading ids.
-func TestAnchors(t *testing.T) {
-	got := anchors("# agt\n## The -o folder (issue 23)\n### Follow mode (-f)\n## `agt.event/1`: one event a line\n```\n# not a heading\n```\n## Notes\n## Notes\n")
+// TestDocAnchors: GitHub's heading ids.
+func TestDocAnchors(t *testing.T) {
+	got := docAnchors("# agt\n## The -o folder (issue 23)\n### Follow mode (-f)\n## `agt.event/1`: one event a line\n```\n# not a heading\n```\n## Notes\n## Notes\n")
 	for _, want := range []string{"agt", "the--o-folder-issue-23", "follow-mode--f", "agtevent1-one-event-a-line", "notes", "notes-1"} {
 		if !got[want] {
 			t.Errorf("no anchor %q in %v", want, got)
