@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -38,6 +40,11 @@ func TestDemo(t *testing.T) {
 	for _, want := range []string{" end ", " tool ", "== next", "README.md", "docs/"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("make demo: no %q in\n%s", want, s)
+		}
+	}
+	for _, page := range regexp.MustCompile(`(?:docs/[a-z-]+|README)\.md`).FindAllString(s, -1) {
+		if _, err := os.Stat(filepath.Join(providertest.RepoRoot(t), page)); err != nil {
+			t.Errorf("make demo names %s: %v", page, err)
 		}
 	}
 	if len(out) > 8000 {

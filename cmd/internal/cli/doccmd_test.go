@@ -466,8 +466,10 @@ func docStripCode(page string) string {
 }
 
 // TestDocLinks: every relative link of the README and docs/ names a file
-// or folder of the repository, and an anchor a heading of its page.
+// or folder of the repository, and an anchor a heading of its page; every
+// page of docs/ is reached from the README.
 func TestDocLinks(t *testing.T) {
+	root := providertest.RepoRoot(t)
 	n := 0
 	for _, page := range docFiles(t) {
 		b, err := os.ReadFile(page)
@@ -499,6 +501,29 @@ func TestDocLinks(t *testing.T) {
 	}
 	if n < 20 {
 		t.Errorf("%d relative links: the pages were not read", n)
+	}
+	// every page is reached from the README, itself or through a page it
+	// links to
+	reached := map[string]bool{}
+	queue := []string{filepath.Join(root, "README.md")}
+	for len(queue) > 0 {
+		page := queue[0]
+		queue = queue[1:]
+		if reached[page] || !strings.HasSuffix(page, ".md") {
+			continue
+		}
+		reached[page] = true
+		b, _ := os.ReadFile(page)
+		for _, m := range docLink.FindAllStringSubmatch(docStripCode(string(b)), -1) {
+			if file, _, _ := strings.Cut(m[1], "#"); file != "" && !strings.Contains(file, "://") {
+				queue = append(queue, filepath.Join(filepath.Dir(page), file))
+			}
+		}
+	}
+	for _, page := range docFiles(t) {
+		if !reached[page] {
+			t.Errorf("%s: no link leads there from the README", filepath.Base(page))
+		}
 	}
 }
 
