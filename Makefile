@@ -86,17 +86,24 @@ race:
 DEMO_CLAUDE := testdata/claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl
 DEMO_CODEX  := testdata/codex/agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl
 
+# demo: what agt makes of two bundled real sessions, as a person reads
+# it (the summary stream log, then one line per transcript), and where
+# to go next; raw events are one flag away (agt-streamlog --mode raw).
 demo: build
-	@echo '== agt-parse: a real Claude Code session, first events'
-	@$(BIN)/agt-parse $(DEMO_CLAUDE) | head -n 4
-	@echo '== agt-parse: a real Codex rollout, first events'
-	@$(BIN)/agt-parse $(DEMO_CODEX) | head -n 4
-	@echo '== agt-streamlog: both sessions, one line per message and tool call (canonical tool names)'
-	@$(BIN)/agt-streamlog $(DEMO_CLAUDE) $(DEMO_CODEX)
-	@echo '== agt-transcript: one line per session (shown through jq when installed)'
+	@echo '== agt-streamlog: a real Codex rollout, one readable line per message and tool call (canonical tool names)'
+	@$(BIN)/agt-streamlog $(DEMO_CODEX)
+	@echo
+	@echo '== agt-transcript: one agt.transcript/1 line per session, a Claude Code session and the Codex rollout (a few fields of each)'
 	@$(BIN)/agt-transcript $(DEMO_CLAUDE) $(DEMO_CODEX) | if command -v jq >/dev/null; then \
-		jq -c '{provider, model, messages: (.messages|length), tool_calls: .counts.tool_calls, tokens: .usage.total, cost_usd}'; \
-	else cut -c1-300; fi
+		jq -c '{provider, model, messages: (.messages|length), tool_calls: .counts.tool_calls, tokens: .usage.total, cost_usd, outcome: .outcome.status}'; \
+	else cut -c1-160; fi
+	@echo
+	@echo '== next'
+	@echo '  $(BIN)/agt-streamlog ~/.claude/projects/     your own Claude Code sessions (other agents: docs/inputs.md)'
+	@echo '  $(BIN)/agt-transcript --discover -o out/     every agent'"'"'s sessions on this machine, one file each'
+	@echo '  $(BIN)/agt-parse FILE | head -n 3            the agt.event/1 lines underneath (docs/fields.md)'
+	@echo '  make install                              the filters on your PATH (docs/install.md)'
+	@echo '  README.md                                 a guide per job: shell pipes, eval harnesses, batch conversion, watching a run'
 
 # bench: the table of MB/s and peak RSS of every filter beside cat, jq and
 # ccusage on generated trees (BENCH_MIB of Claude Code logs, half as much

@@ -1,4 +1,4 @@
-// Package examples holds the jq recipes of the README that check sessions
+// Package examples holds the jq recipes of docs/guide-eval.md that check sessions
 // whatever the agent (skills.jq: did the agent use skill X; tools.jq: which
 // tools, in which order); its tests run them in-process with gojq.
 package examples

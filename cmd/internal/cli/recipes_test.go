@@ -17,17 +17,23 @@ import (
 	"github.com/agt-project/agt/provider/providertest"
 )
 
-// recipe is the command of a README recipe: the shell block after its
-// "<!-- recipe: NAME -->" mark.
+// recipe is the command of a recipe of the README or a guide in docs/: the
+// code block after its "<!-- recipe: NAME -->" mark.
 func recipe(t *testing.T, name string) string {
 	t.Helper()
-	readme, err := os.ReadFile(filepath.Join(providertest.RepoRoot(t), "README.md"))
-	if err != nil {
-		t.Fatal(err)
+	var after string
+	for _, doc := range docFiles(t) {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, a, ok := strings.Cut(string(b), "<!-- recipe: "+name+" -->"); ok {
+			after = a
+			break
+		}
 	}
-	_, after, ok := strings.Cut(string(readme), "<!-- recipe: "+name+" -->")
-	if !ok {
-		t.Fatalf("README: no recipe %q", name)
+	if after == "" {
+		t.Fatalf("README and docs: no recipe %q", name)
 	}
 	_, block, _ := strings.Cut(after, "```")
 	_, block, _ = strings.Cut(block, "\n")
