@@ -114,6 +114,7 @@ var docNotRun = map[string]string{
 	"make install":       "installs into GOBIN or PREFIX: .ci/run follows it into a temporary folder",
 	"go install ":        "needs the module published, and the network",
 	"hadoop ":            "needs a Hadoop cluster (the mapper it runs, examples/agt-map.sh, is run here)",
+	"agt_dask.py":        "starts a Dask cluster: TestDask (cmd/agt-transcript) runs the script over the corpus",
 	"--completion bash)": "defines the completion in the shell that runs it; TestDocs parses the script",
 }
 
