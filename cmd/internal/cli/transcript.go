@@ -7,6 +7,7 @@ import (
 	goio "io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -66,6 +67,7 @@ be read, the output could not be written, or a data error under --strict,
 	app.Flags = append(inputFlags(),
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write `DIR`/<provider>/<session>.transcript.jsonl files instead of stdout", TakesFile: true},
 		&cli.StringFlag{Name: "format", Value: "agt", Usage: "write sessions as `FMT`: agt (agt.transcript/1), atif (ATIF v1.7 trajectories), otlp (OTLP JSON traces, GenAI conventions) or agentv (AgentV transcript rows); with -o beside each transcript"},
+		&cli.BoolFlag{Name: "no-content", Usage: "with --format otlp: leave what was said (messages, system instructions, tool arguments and results) out of the spans; names, times, usage and statuses stay"},
 		&cli.BoolFlag{Name: "force", Usage: "with -o: convert inputs even when their output is up to date"},
 		&cli.StringFlag{Name: "stream-log", Value: transcript.LogOff, Usage: "with -o: also write a stream log beside each transcript, `MODE`: false, raw (every event) or summary (readable lines); default $AGT_STREAM_LOG, which only -o runs read"},
 		&cli.StringFlag{Name: "log-format", Usage: "deprecated spelling of --stream-log (json = raw)", Hidden: true},
@@ -80,6 +82,9 @@ be read, the output could not be written, or a data error under --strict,
 		format, ok := formats[c.String("format")]
 		if !ok {
 			return Usagef("--format %q: want agt, atif, otlp or agentv", c.String("format"))
+		}
+		if format, err = exportOptions(c, format); err != nil {
+			return err
 		}
 		mode, err := streamLogMode(c, io, out != "")
 		if err != nil {
@@ -202,12 +207,39 @@ var formats = map[string]transcript.Export{
 	"agentv": {Ext: agentv.Ext, Write: agentv.Write},
 }
 
+// exportOptions applies the options of an export to its writer: for otlp,
+// --no-content and the clock of a session that states no time
+// (SOURCE_DATE_EPOCH, in seconds, where set: reproducible output; else the
+// time the session is written).
+func exportOptions(c *cli.Context, f transcript.Export) (transcript.Export, error) {
+	if c.String("format") != "otlp" {
+		if c.Bool("no-content") {
+			return f, Usagef("--no-content: only with --format otlp")
+		}
+		return f, nil
+	}
+	o := otlp.Options{NoContent: c.Bool("no-content")}
+	if v, ok := os.LookupEnv("SOURCE_DATE_EPOCH"); ok {
+		sec, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil {
+			return f, Usagef("SOURCE_DATE_EPOCH %q: want seconds since 1970", v)
+		}
+		o.Now = func() time.Time { return time.Unix(sec, 0) }
+	}
+	f.Write = o.Write
+	return f, nil
+}
+
 // runSalt is what, beside the inputs, decides the files of a run: the
 // version, the stream log mode, and every option that changes events or
 // transcripts (the price table by its content, as loaded).
 func runSalt(c *cli.Context, mode string, n *provider.Normalizer) string {
-	return strings.Join([]string{agt.Version, "stream-log=" + mode, "to=" + c.String("to"), "prices=" + n.Prices.Sum(),
-		"provider=" + c.String("provider"), "raw=" + fmt.Sprint(c.Bool("raw")), "format=" + c.String("format")}, "\x00")
+	salt := []string{agt.Version, "stream-log=" + mode, "to=" + c.String("to"), "prices=" + n.Prices.Sum(),
+		"provider=" + c.String("provider"), "raw=" + fmt.Sprint(c.Bool("raw")), "format=" + c.String("format")}
+	if c.Bool("no-content") {
+		salt = append(salt, "no-content")
+	}
+	return strings.Join(salt, "\x00")
 }
 
 // groupOf remembers the group (the inputs of one session, named by the
