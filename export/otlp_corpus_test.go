@@ -2,6 +2,7 @@ package export_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -116,6 +117,13 @@ func checkOTLPTimes(tr *transcript.Transcript, b []byte, content bool) ([]string
 			if in != content || out != content {
 				bad = append(bad, fmt.Sprintf("%s: input messages %v, output messages %v, content %v", s.name, in, out, content))
 			}
+			for _, k := range []string{"gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions"} {
+				if v, ok := s.attrs[k]; ok {
+					if err := checkMessages(k, v.Str()); err != nil {
+						bad = append(bad, fmt.Sprintf("%s: %s: %v", s.name, k, err))
+					}
+				}
+			}
 			for _, t := range all[:i] {
 				if t.op == "execute_tool" && t.parent == s.parent && t.end > t.start && s.start <= t.start && t.end <= s.end {
 					bad = append(bad, fmt.Sprintf("%s [%d, %d] holds the earlier %s [%d, %d]", s.name, s.start, s.end, t.name, t.start, t.end))
@@ -125,6 +133,56 @@ func checkOTLPTimes(tr *transcript.Transcript, b []byte, content bool) ([]string
 		}
 	}
 	return bad, st
+}
+
+// checkMessages checks a chat span's messages against the structure the
+// GenAI conventions give them (gen-ai-input-messages.json,
+// gen-ai-output-messages.json, gen-ai-system-instructions.json): messages
+// with a role and parts (output messages with a finish_reason), parts with
+// a type and the fields their type requires.
+func checkMessages(key, text string) error {
+	var parts []map[string]any
+	if key == "gen_ai.system_instructions" {
+		if err := json.Unmarshal([]byte(text), &parts); err != nil {
+			return err
+		}
+	} else {
+		var msgs []struct {
+			Role         *string          `json:"role"`
+			Parts        []map[string]any `json:"parts"`
+			FinishReason *string          `json:"finish_reason"`
+		}
+		if err := json.Unmarshal([]byte(text), &msgs); err != nil {
+			return err
+		}
+		for _, m := range msgs {
+			if m.Role == nil || *m.Role == "" || m.Parts == nil {
+				return fmt.Errorf("a message without role or parts: %.200s", text)
+			}
+			if key == "gen_ai.output.messages" && (m.FinishReason == nil || *m.FinishReason == "") {
+				return fmt.Errorf("an output message without finish_reason")
+			}
+			parts = append(parts, m.Parts...)
+		}
+	}
+	need := map[string]string{"text": "content", "reasoning": "content", "tool_call": "name", "tool_call_response": "response"}
+	for _, p := range parts {
+		typ, _ := p["type"].(string)
+		if typ == "" {
+			return fmt.Errorf("a part without type: %v", p)
+		}
+		if f, ok := need[typ]; ok {
+			if _, ok := p[f]; !ok {
+				return fmt.Errorf("a %s part without %s", typ, f)
+			}
+		}
+		if typ == "tool_call_response" || typ == "tool_call" {
+			if _, ok := p["id"].(string); !ok {
+				return fmt.Errorf("a %s part without id", typ)
+			}
+		}
+	}
+	return nil
 }
 
 // TestOTLPCorpus renders every corpus session and every live capture as
