@@ -66,10 +66,10 @@ func (p *pending) note(m *transcript.Message) {
 // attrs are the chat span's gen_ai.system_instructions and
 // gen_ai.input.messages: the tool results first (they answer the previous
 // call), then the messages, as the agent sent them.
-func (p *pending) attrs() []KV {
+func (p *pending) attrs(tr *trace) []KV {
 	var out []KV
 	if len(p.system) > 0 {
-		out = append(out, str("gen_ai.system_instructions", jsonText(p.system)))
+		out = append(out, str("gen_ai.system_instructions", tr.jsonText(p.system)))
 	}
 	var in []message
 	if len(p.results) > 0 {
@@ -84,7 +84,7 @@ func (p *pending) attrs() []KV {
 	if in == nil {
 		in = []message{}
 	}
-	return append(out, str("gen_ai.input.messages", jsonText(in)))
+	return append(out, str("gen_ai.input.messages", tr.jsonText(in)))
 }
 
 // output is a model's reply as an output message: its reasoning, text and
@@ -121,7 +121,7 @@ func finishReason(m *transcript.Message) string {
 }
 
 // jsonText is v as JSON text, without the line's end.
-func jsonText(v any) string {
-	b := transcript.AppendJSON(nil, v)
-	return string(b[:len(b)-1])
+func (tr *trace) jsonText(v any) string {
+	tr.scratch = transcript.AppendJSON(tr.scratch[:0], v)
+	return string(tr.scratch[:len(tr.scratch)-1])
 }

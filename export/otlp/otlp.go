@@ -55,6 +55,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agt-project/agt"
@@ -173,9 +174,17 @@ type Options struct {
 // content.
 func Write(w io.Writer, t *transcript.Transcript) error { return Options{}.Write(w, t) }
 
+// bufs are the buffers requests are encoded in (a trace of a long session
+// is megabytes: growing a fresh buffer each time is most of the cost).
+var bufs = sync.Pool{New: func() any { return new([]byte) }}
+
 // Write writes t as one ExportTraceServiceRequest on one line.
 func (o Options) Write(w io.Writer, t *transcript.Transcript) error {
-	return export.WriteJSON(w, o.Of(t))
+	b := bufs.Get().(*[]byte)
+	defer bufs.Put(b)
+	*b = transcript.AppendJSON((*b)[:0], o.Of(t))
+	_, err := w.Write(*b)
+	return err
 }
 
 // Of is the request holding t's trace, with its content.
@@ -189,6 +198,7 @@ type trace struct {
 	spans   []Span
 	base    int64             // the session's start, Unix ns: no span starts before it
 	callers map[string]string // tool call id → the span id of its execute_tool span
+	scratch []byte            // where message attributes are encoded
 }
 
 // spanID is 8 bytes of the SHA-256 of the session and the span's place.
@@ -445,8 +455,8 @@ func (tr *trace) chat(c *export.Conv, model string, u *agt.Usage, from, to int64
 		attrs = append(attrs, str("agt.usage.scope", scope))
 	}
 	if !tr.o.NoContent && m != nil {
-		attrs = append(attrs, in.attrs()...)
-		attrs = append(attrs, str("gen_ai.output.messages", jsonText([]message{output(m)})))
+		attrs = append(attrs, in.attrs(tr)...)
+		attrs = append(attrs, str("gen_ai.output.messages", tr.jsonText([]message{output(m)})))
 	}
 	name := "chat"
 	if model != "" {
