@@ -53,6 +53,10 @@ AgentV transcript rows instead, one per line on stdout; with -o the transcript
 is written all the same and the export beside it (<session>.trajectory.json,
 .otlp.jsonl or .agentv.jsonl).
 
+An OTLP trace carries the prompts, replies and tool input and output unless
+--no-content. A session whose log states no time (some live output) is dated
+when agt-transcript writes it, or at $SOURCE_DATE_EPOCH (seconds) where set.
+
 Examples:
    agt-transcript session.jsonl | jq '.counts'
    codex exec --json "fix the test" | agt-parse | agt-normalize | agt-transcript
