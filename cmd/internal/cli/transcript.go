@@ -71,10 +71,10 @@ be read, the output could not be written, or a data error under --strict,
 	app.Flags = append(inputFlags(),
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write `DIR`/<provider>/<session>.transcript.jsonl files instead of stdout", TakesFile: true},
 		&cli.StringFlag{Name: "format", Value: "agt", Usage: "write sessions as `FMT`: agt (agt.transcript/1), atif (ATIF v1.7 trajectories), otlp (OTLP JSON traces, GenAI conventions) or agentv (AgentV transcript rows); with -o beside each transcript"},
-		&cli.BoolFlag{Name: "no-content", Usage: "with --format otlp: leave what was said (messages, system instructions, tool arguments and results) out of the spans; names, times, usage and statuses stay"},
 		&cli.BoolFlag{Name: "force", Usage: "with -o: convert inputs even when their output is up to date"},
 		&cli.StringFlag{Name: "stream-log", Value: transcript.LogOff, Usage: "with -o: also write a stream log beside each transcript, `MODE`: false, raw (every event) or summary (readable lines); default $AGT_STREAM_LOG, which only -o runs read"},
 		&cli.StringFlag{Name: "log-format", Usage: "deprecated spelling of --stream-log (json = raw)", Hidden: true},
+		&cli.BoolFlag{Name: "no-content", Usage: "with --format otlp: leave what was said (messages, system instructions, tool arguments and results) out of the spans; names, times, usage and statuses stay"},
 	)
 	app.Flags = append(app.Flags, normalizeFlags()...)
 	app.Action = func(c *cli.Context) error {
