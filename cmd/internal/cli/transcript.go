@@ -211,6 +211,18 @@ var formats = map[string]transcript.Export{
 	"agentv": {Ext: agentv.Ext, Write: agentv.Write},
 }
 
+// runSalt is what, beside the inputs, decides the files of a run: the
+// version, the stream log mode, and every option that changes events or
+// transcripts (the price table by its content, as loaded).
+func runSalt(c *cli.Context, mode string, n *provider.Normalizer) string {
+	salt := []string{agt.Version, "stream-log=" + mode, "to=" + c.String("to"), "prices=" + n.Prices.Sum(),
+		"provider=" + c.String("provider"), "raw=" + fmt.Sprint(c.Bool("raw")), "format=" + c.String("format")}
+	if c.Bool("no-content") {
+		salt = append(salt, "no-content")
+	}
+	return strings.Join(salt, "\x00")
+}
+
 // exportOptions applies the options of an export to its writer: for otlp,
 // --no-content and the clock of a session that states no time
 // (SOURCE_DATE_EPOCH, in seconds, where set: reproducible output; else the
@@ -232,18 +244,6 @@ func exportOptions(c *cli.Context, f transcript.Export) (transcript.Export, erro
 	}
 	f.Write = o.Write
 	return f, nil
-}
-
-// runSalt is what, beside the inputs, decides the files of a run: the
-// version, the stream log mode, and every option that changes events or
-// transcripts (the price table by its content, as loaded).
-func runSalt(c *cli.Context, mode string, n *provider.Normalizer) string {
-	salt := []string{agt.Version, "stream-log=" + mode, "to=" + c.String("to"), "prices=" + n.Prices.Sum(),
-		"provider=" + c.String("provider"), "raw=" + fmt.Sprint(c.Bool("raw")), "format=" + c.String("format")}
-	if c.Bool("no-content") {
-		salt = append(salt, "no-content")
-	}
-	return strings.Join(salt, "\x00")
 }
 
 // groupOf remembers the group (the inputs of one session, named by the
