@@ -10,21 +10,43 @@
 //     gen_ai.usage.cache_read.input_tokens and
 //     gen_ai.usage.cache_creation.input_tokens, gen_ai.provider.name and
 //     gen_ai.request.model; usage is on chat spans only;
+//   - on each chat span, unless content is left out (Options.NoContent),
+//     what the call was sent since the call before it (the user's text,
+//     the results of the previous call's tools) as gen_ai.input.messages,
+//     the context the agent gave the model (system prompts, reminders) as
+//     gen_ai.system_instructions, and its reply (reasoning, text, tool
+//     calls) as gen_ai.output.messages, each in the conventions' JSON
+//     structure;
 //   - an "execute_tool {tool}" span per tool call with gen_ai.tool.name
-//     (the canonical name), gen_ai.tool.call.id, its arguments and result,
-//     and an error status when the tool failed;
-//   - each subagent as an invoke_agent span nested under the root, its own
-//     chat and execute_tool spans under it;
+//     (the canonical name), gen_ai.tool.call.id, its arguments and result
+//     (left out with the content), and an error status when the tool failed;
+//   - each subagent as an invoke_agent span under the execute_tool span of
+//     the tool call that started it (the transcript's tool_call_id), under
+//     the root where the log names none; its own chat and execute_tool
+//     spans under it;
 //   - how the run ended on its invoke_agent span: agt.outcome.status,
 //     agt.outcome.reason and agt.outcome.errors, and for a failed run
 //     (status error or max_turns) an error status with the reason's first
 //     line and error.type = the status.
 //
+// Times. A log gives one time per message; for an assistant message it is
+// when the agent wrote the reply, so it marks the end of the model call. A
+// chat span runs from the request (the later of the previous message's time
+// and the end of every earlier tool run that ended by then) to the
+// response (the later of the message's time and the start of its own tool
+// calls, which the reply asked for): it never covers an earlier call's tool
+// runs. No span time is before the session's start: a time the log lacks
+// (or one before 2000, or before the session's start) is the previous
+// known time of the conversation, and a session that states no time at all
+// (live output of several agents) takes Options.Now, the time agt writes
+// the session (for a live pipe, just after reading its last line).
+//
 // Usage a log gives for a conversation without naming the model call
 // (Copilot CLI's session totals) is one more chat span at the
 // conversation's end, marked agt.usage.scope = "session", so that the
 // chat spans' usage sums to the transcript's. Span ids are derived from the
-// session and the span's place, so the same session gives the same bytes.
+// session and the span's place, so the same session (and clock) gives the
+// same bytes.
 package otlp
 
 import (
@@ -33,10 +55,12 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/export"
+	"github.com/agt-project/agt/provider/price"
 	"github.com/agt-project/agt/transcript"
 )
 
@@ -108,6 +132,12 @@ type Value struct {
 	String *string  `json:"stringValue,omitempty"`
 	Int    *string  `json:"intValue,omitempty"` // OTLP JSON writes 64-bit integers as strings
 	Double *float64 `json:"doubleValue,omitempty"`
+	Array  *Array   `json:"arrayValue,omitempty"`
+}
+
+// Array is an array attribute's values.
+type Array struct {
+	Values []Value `json:"values"`
 }
 
 func str(k, v string) KV { return KV{Key: k, Value: Value{String: &v}} }
@@ -117,54 +147,58 @@ func num(k string, v int64) KV {
 	return KV{Key: k, Value: Value{Int: &s}}
 }
 
+func strs(k string, v ...string) KV {
+	a := &Array{Values: make([]Value, len(v))}
+	for i := range v {
+		a.Values[i].String = &v[i]
+	}
+	return KV{Key: k, Value: Value{Array: a}}
+}
+
 func dbl(k string, v float64) KV { return KV{Key: k, Value: Value{Double: &v}} }
 
-// vendors are the gen_ai.provider.name of model families, by the start of
-// the model's name.
-var vendors = []struct{ prefix, name string }{
-	{"claude", "anthropic"},
-	{"anthropic/", "anthropic"},
-	{"gpt", "openai"},
-	{"o1", "openai"},
-	{"o3", "openai"},
-	{"o4", "openai"},
-	{"codex", "openai"},
-	{"openai/", "openai"},
-	{"gemini", "gcp.gemini"},
-	{"google/", "gcp.gemini"},
-	{"grok", "x_ai"},
-	{"mistral", "mistral_ai"},
-	{"deepseek", "deepseek"},
+// Options are the choices of a rendering; the zero value renders content
+// and takes the wall clock for a session without times.
+type Options struct {
+	// NoContent leaves out what was said: the chat spans' messages and
+	// system instructions, the tool spans' arguments and results, and the
+	// tool output in a failed tool's status message. Names, times, usage
+	// and statuses stay.
+	NoContent bool
+	// Now is the time of a session whose log states none; nil: the wall
+	// clock.
+	Now func() time.Time
 }
 
-// agentVendors are the vendor of an agent's models when the model's name
-// tells none.
-var agentVendors = map[string]string{"claude": "anthropic", "codex": "openai", "gemini": "gcp.gemini", "copilot": "github_copilot"}
+// Write writes t as one ExportTraceServiceRequest on one line, with its
+// content.
+func Write(w io.Writer, t *transcript.Transcript) error { return Options{}.Write(w, t) }
 
-// Vendor is the gen_ai.provider.name of a model run by an agent.
-func Vendor(model, provider string) string {
-	m := strings.ToLower(model)
-	for _, v := range vendors {
-		if strings.HasPrefix(m, v.prefix) {
-			return v.name
-		}
-	}
-	if v, ok := agentVendors[provider]; ok {
-		return v
-	}
-	return provider
-}
+// bufs are the buffers requests are encoded in (a trace of a long session
+// is megabytes: growing a fresh buffer each time is most of the cost).
+var bufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // Write writes t as one ExportTraceServiceRequest on one line.
-func Write(w io.Writer, t *transcript.Transcript) error {
-	return export.WriteJSON(w, Of(t))
+func (o Options) Write(w io.Writer, t *transcript.Transcript) error {
+	b := bufs.Get().(*[]byte)
+	defer bufs.Put(b)
+	*b = transcript.AppendJSON((*b)[:0], o.Of(t))
+	_, err := w.Write(*b)
+	return err
 }
+
+// Of is the request holding t's trace, with its content.
+func Of(t *transcript.Transcript) *Request { return Options{}.Of(t) }
 
 // trace builds the spans of one session.
 type trace struct {
-	t     *transcript.Transcript
-	id    string
-	spans []Span
+	o       Options
+	t       *transcript.Transcript
+	id      string
+	spans   []Span
+	base    int64             // the session's start, Unix ns: no span starts before it
+	callers map[string]string // tool call id → the span id of its execute_tool span
+	scratch []byte            // where message attributes are encoded
 }
 
 // spanID is 8 bytes of the SHA-256 of the session and the span's place.
@@ -173,21 +207,43 @@ func (tr *trace) spanID(place string) string {
 	return hex.EncodeToString(h[:8])
 }
 
-// add adds s to the trace, from one moment to another (see times).
-func (tr *trace) add(s Span, from, to string) {
+// add adds s to the trace, from one moment to another (Unix ns; an end
+// before the start is the start), and returns its index.
+func (tr *trace) add(s Span, from, to int64) int {
 	s.TraceID = tr.id
-	s.Start, s.End = times(from, to)
+	setTimes(&s, from, to)
 	tr.spans = append(tr.spans, s)
+	return len(tr.spans) - 1
+}
+
+func setTimes(s *Span, from, to int64) {
+	if to < from {
+		to = from
+	}
+	s.Start, s.End = strconv.FormatInt(from, 10), strconv.FormatInt(to, 10)
 }
 
 // Of is the request holding t's trace.
-func Of(t *transcript.Transcript) *Request {
+func (o Options) Of(t *transcript.Transcript) *Request {
 	h := sha256.Sum256([]byte("agt.trace\x00" + t.Session))
-	tr := &trace{t: t, id: hex.EncodeToString(h[:16])}
+	tr := &trace{o: o, t: t, id: hex.EncodeToString(h[:16]), callers: map[string]string{}}
 	convs := export.Convs(t)
-	root := tr.agent(&convs[0], "", "root")
+	tr.base = tr.start(convs)
+	places := make([]string, len(convs))
+	for i := range convs {
+		places[i] = "root"
+		if i > 0 {
+			places[i] = "sub/" + convs[i].Stream
+		}
+		tr.noteCallers(&convs[i], places[i])
+	}
+	root := tr.agent(&convs[0], "", places[0])
 	for i := 1; i < len(convs); i++ {
-		tr.agent(&convs[i], root, "sub/"+convs[i].Stream)
+		parent := root // convs[i] is t.Subagents[i-1]
+		if id, ok := tr.callers[t.Subagents[i-1].ToolCallID]; ok {
+			parent = id
+		}
+		tr.agent(&convs[i], parent, places[i])
 	}
 	res := []KV{str("service.name", "agt"), str("gen_ai.agent.name", export.Agent(t.Provider))}
 	if t.Version != "" {
@@ -199,8 +255,85 @@ func Of(t *transcript.Transcript) *Request {
 	}}}
 }
 
+// noteCallers records the span id of each tool call of c, the first of
+// each id (the main conversation's come first).
+func (tr *trace) noteCallers(c *export.Conv, place string) {
+	for i := range c.Messages {
+		m := &c.Messages[i]
+		if m.Role != transcript.RoleAssistant {
+			continue
+		}
+		for j := range m.ToolCalls {
+			id := m.ToolCalls[j].ID
+			if _, ok := tr.callers[id]; !ok && id != "" {
+				tr.callers[id] = tr.spanID(toolPlace(place, i, j))
+			}
+		}
+	}
+}
+
+func msgPlace(place string, i int) string     { return place + "/m" + strconv.Itoa(i) }
+func toolPlace(place string, i, j int) string { return msgPlace(place, i) + "/t" + strconv.Itoa(j) }
+
+// minTime is the earliest time a span may carry (2000-01-01): anything
+// before it is a missing or broken time.
+var minTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).UnixNano()
+
+// start is the session's start in Unix ns: its started_at, else the
+// earliest time of its conversations, else the clock's.
+func (tr *trace) start(convs []export.Conv) int64 {
+	if n := nanos(tr.t.StartedAt); n >= minTime {
+		return n
+	}
+	var first int64
+	note := func(ts string) {
+		if n := nanos(ts); n >= minTime && (first == 0 || n < first) {
+			first = n
+		}
+	}
+	for i := range convs {
+		note(convs[i].StartedAt)
+		for j := range convs[i].Messages {
+			m := &convs[i].Messages[j]
+			note(m.TS)
+			for k := range m.ToolCalls {
+				note(m.ToolCalls[k].StartedAt)
+			}
+		}
+	}
+	if first != 0 {
+		return first
+	}
+	now := time.Now
+	if tr.o.Now != nil {
+		now = tr.o.Now
+	}
+	if n := now().UnixNano(); n >= minTime {
+		return n
+	}
+	return minTime
+}
+
+// known is a time of the log in Unix ns, 0 when it has none or one before
+// the session's start.
+func (tr *trace) known(ts string) int64 {
+	if n := nanos(ts); n >= tr.base {
+		return n
+	}
+	return 0
+}
+
+// or is a, else b.
+func or(a, b int64) int64 {
+	if a != 0 {
+		return a
+	}
+	return b
+}
+
 // agent adds the invoke_agent span of a conversation and the spans under
-// it, and returns its id.
+// it, and returns its id. The span covers its conversation's and its
+// children's times.
 func (tr *trace) agent(c *export.Conv, parent, place string) string {
 	t := tr.t
 	id := tr.spanID(place)
@@ -231,30 +364,66 @@ func (tr *trace) agent(c *export.Conv, parent, place string) string {
 		attrs = append(attrs, str("error.type", o.Status))
 		st = &Status{Code: statusError, Message: firstLine(o.Reason)}
 	}
-	tr.add(Span{SpanID: id, ParentSpanID: parent, Name: "invoke_agent " + name, Kind: kindInternal, Attributes: attrs, Status: st}, c.StartedAt, c.EndedAt)
-	prev := c.StartedAt
+	begin := or(tr.known(c.StartedAt), tr.base)
+	self := tr.add(Span{SpanID: id, ParentSpanID: parent, Name: "invoke_agent " + name, Kind: kindInternal, Attributes: attrs, Status: st}, begin, begin)
+	lo, hi := begin, begin
+	span := func(from, to int64) {
+		lo, hi = min(lo, from), max(hi, to)
+	}
+	req := begin     // when the next model call's request went out, at the earliest
+	var ends []int64 // the ends of the tool runs so far
+	var in pending   // what the next model call is sent
 	for i := range c.Messages {
 		m := &c.Messages[i]
-		if m.Role == transcript.RoleAssistant {
-			mp := place + "/m" + strconv.Itoa(i)
-			tr.chat(c, m.Model, m.Usage, prev, m.TS, id, mp, "")
-			for j := range m.ToolCalls {
-				tr.tool(&m.ToolCalls[j], m.TS, id, mp+"/t"+strconv.Itoa(j))
+		at := tr.known(m.TS)
+		if m.Role != transcript.RoleAssistant {
+			if at != 0 {
+				req = max(req, at)
+			}
+			in.note(m)
+			continue
+		}
+		resp := at
+		for j := range m.ToolCalls {
+			resp = max(resp, tr.known(m.ToolCalls[j].StartedAt))
+		}
+		resp = or(resp, req)
+		from := req
+		for _, e := range ends {
+			if e <= resp {
+				from = max(from, e)
 			}
 		}
-		if m.TS != "" {
-			prev = m.TS
+		from = min(from, resp)
+		mp := msgPlace(place, i)
+		tr.chat(c, m.Model, m.Usage, from, resp, id, mp, "", &in, m)
+		span(from, resp)
+		in = pending{}
+		for j := range m.ToolCalls {
+			tc := &m.ToolCalls[j]
+			ts := or(tr.known(tc.StartedAt), resp)
+			te := max(ts, tr.known(tc.EndedAt))
+			tr.tool(tc, ts, te, id, toolPlace(place, i, j))
+			span(ts, te)
+			ends = append(ends, te)
+			in.results = append(in.results, tc)
 		}
+		req = max(req, resp)
 	}
 	if u, ok := export.Unattributed(c); ok {
-		tr.chat(c, c.Model, &u, c.EndedAt, c.EndedAt, id, place+"/rest", "session")
+		end := max(or(tr.known(c.EndedAt), hi), req)
+		tr.chat(c, c.Model, &u, end, end, id, place+"/rest", "session", nil, nil)
+		span(end, end)
 	}
+	hi = max(hi, tr.known(c.EndedAt))
+	setTimes(&tr.spans[self], lo, hi)
 	return id
 }
 
-// chat adds the span of one model call, from the conversation's previous
-// moment to the message's (the message's own when there is none before).
-func (tr *trace) chat(c *export.Conv, model string, u *agt.Usage, from, to, parent, place, scope string) {
+// chat adds the span of one model call, from its request to its response
+// (Unix ns), with what it was sent (in) and its reply (m), when content is
+// wanted.
+func (tr *trace) chat(c *export.Conv, model string, u *agt.Usage, from, to int64, parent, place, scope string, in *pending, m *transcript.Message) {
 	if model == "" {
 		model = c.Model
 	}
@@ -265,6 +434,9 @@ func (tr *trace) chat(c *export.Conv, model string, u *agt.Usage, from, to, pare
 	}
 	if model != "" {
 		attrs = append(attrs, str("gen_ai.request.model", model), str("gen_ai.response.model", model))
+	}
+	if m != nil {
+		attrs = append(attrs, strs("gen_ai.response.finish_reasons", finishReason(m)))
 	}
 	if u != nil {
 		attrs = append(attrs,
@@ -282,6 +454,10 @@ func (tr *trace) chat(c *export.Conv, model string, u *agt.Usage, from, to, pare
 	if scope != "" {
 		attrs = append(attrs, str("agt.usage.scope", scope))
 	}
+	if !tr.o.NoContent && m != nil {
+		attrs = append(attrs, in.attrs(tr)...)
+		attrs = append(attrs, str("gen_ai.output.messages", tr.jsonText([]message{output(m)})))
+	}
 	name := "chat"
 	if model != "" {
 		name += " " + model
@@ -289,23 +465,21 @@ func (tr *trace) chat(c *export.Conv, model string, u *agt.Usage, from, to, pare
 	tr.add(Span{SpanID: tr.spanID(place), ParentSpanID: parent, Name: name, Kind: kindClient, Attributes: attrs}, from, to)
 }
 
-// tool adds the span of one tool call.
-func (tr *trace) tool(tc *transcript.ToolCall, at, parent, place string) {
-	from := tc.StartedAt
-	if nanos(from) == 0 {
-		from = at
-	}
+// tool adds the span of one tool call, from one moment to another (Unix ns).
+func (tr *trace) tool(tc *transcript.ToolCall, from, to int64, parent, place string) {
 	attrs := []KV{
 		str("gen_ai.operation.name", "execute_tool"),
 		str("gen_ai.tool.name", tc.Name),
 		str("gen_ai.tool.call.id", tc.ID),
 		str("gen_ai.tool.type", "function"),
 	}
-	if len(tc.Input) > 0 {
-		attrs = append(attrs, str("gen_ai.tool.call.arguments", string(tc.Input)))
-	}
-	if len(tc.Output) > 0 {
-		attrs = append(attrs, str("gen_ai.tool.call.result", export.Text(tc.Output)))
+	if !tr.o.NoContent {
+		if len(tc.Input) > 0 {
+			attrs = append(attrs, str("gen_ai.tool.call.arguments", string(tc.Input)))
+		}
+		if len(tc.Output) > 0 {
+			attrs = append(attrs, str("gen_ai.tool.call.result", export.Text(tc.Output)))
+		}
 	}
 	attrs = append(attrs, str("agt.tool.native_name", tc.NativeName), str("agt.tool.status", tc.Status))
 	if tc.ExitCode != nil {
@@ -314,10 +488,12 @@ func (tr *trace) tool(tc *transcript.ToolCall, at, parent, place string) {
 	var st *Status
 	if tc.IsError || tc.Status == transcript.StatusError {
 		attrs = append(attrs, str("error.type", "tool_error"))
-		st = &Status{Code: statusError, Message: firstLine(export.Text(tc.Output))}
+		st = &Status{Code: statusError}
+		if !tr.o.NoContent {
+			st.Message = firstLine(export.Text(tc.Output))
+		}
 	}
-	tr.add(Span{SpanID: tr.spanID(place), ParentSpanID: parent, Name: "execute_tool " + tc.Name, Kind: kindInternal, Attributes: attrs, Status: st},
-		from, tc.EndedAt)
+	tr.add(Span{SpanID: tr.spanID(place), ParentSpanID: parent, Name: "execute_tool " + tc.Name, Kind: kindInternal, Attributes: attrs, Status: st}, from, to)
 }
 
 // firstLine is the first line of s, at most 200 bytes of it.
@@ -344,15 +520,76 @@ func nanos(ts string) int64 {
 	return t.UnixNano()
 }
 
-// times are a span's start and end as OTLP writes them: an end that is
-// missing or before the start is the start, a missing start the end.
-func times(from, to string) (string, string) {
-	s, e := nanos(from), nanos(to)
-	if s == 0 {
-		s = e
+// vendors are the gen_ai.provider.name of model families, by the start of
+// the model's name (lower case).
+var vendors = []struct{ prefix, name string }{
+	{"claude", "anthropic"},
+	{"anthropic/", "anthropic"},
+	{"gpt", "openai"},
+	{"o1", "openai"},
+	{"o3", "openai"},
+	{"o4", "openai"},
+	{"codex", "openai"},
+	{"openai/", "openai"},
+	{"gemini", "gcp.gemini"},
+	{"google/", "gcp.gemini"},
+	{"grok", "x_ai"},
+	{"x-ai/", "x_ai"},
+	{"mistral", "mistral_ai"},
+	{"codestral", "mistral_ai"},
+	{"deepseek", "deepseek"},
+	{"moonshotai/", "moonshot"},
+	{"kimi", "moonshot"},
+	{"qwen", "alibaba"},
+	{"minimax", "minimax"},
+	{"glm", "zhipu"},
+}
+
+// priceVendors are the gen_ai.provider.name of the price table's vendors
+// (LiteLLM's litellm_provider), for a model no prefix names.
+var priceVendors = map[string]string{
+	"anthropic":                 "anthropic",
+	"openai":                    "openai",
+	"text-completion-openai":    "openai",
+	"gemini":                    "gcp.gemini",
+	"vertex_ai-language-models": "gcp.vertex_ai",
+	"bedrock":                   "aws.bedrock",
+	"xai":                       "x_ai",
+	"deepseek":                  "deepseek",
+	"mistral":                   "mistral_ai",
+	"moonshot":                  "moonshot",
+	"minimax":                   "minimax",
+	"zhipu":                     "zhipu",
+	"volcengine":                "volcengine",
+}
+
+// agentVendors are the vendor whose API an agent calls by default, for a
+// model neither its name nor the price table place.
+var agentVendors = map[string]string{"claude": "anthropic", "codex": "openai", "gemini": "gcp.gemini"}
+
+// Other is the gen_ai.provider.name of a model whose vendor agt cannot
+// tell.
+const Other = "_OTHER"
+
+// Vendor is the gen_ai.provider.name of a model run by an agent: by the
+// model's name, else its vendor in the price table, else the vendor whose
+// API the agent calls by default, else Other (never the agent's name).
+func Vendor(model, provider string) string {
+	m := strings.ToLower(model)
+	for _, v := range vendors {
+		if strings.HasPrefix(m, v.prefix) {
+			return v.name
+		}
 	}
-	if e < s {
-		e = s
+	if m != "" {
+		if _, r, ok := price.Default().Rates(m); ok {
+			if v, ok := priceVendors[r.Provider]; ok {
+				return v
+			}
+		}
 	}
-	return strconv.FormatInt(s, 10), strconv.FormatInt(e, 10)
+	if v, ok := agentVendors[provider]; ok {
+		return v
+	}
+	return Other
 }

@@ -7,6 +7,7 @@ import (
 	goio "io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -52,6 +53,10 @@ AgentV transcript rows instead, one per line on stdout; with -o the transcript
 is written all the same and the export beside it (<session>.trajectory.json,
 .otlp.jsonl or .agentv.jsonl).
 
+An OTLP trace carries the prompts, replies and tool input and output unless
+--no-content. A session whose log states no time (some live output) is dated
+when agt-transcript writes it, or at $SOURCE_DATE_EPOCH (seconds) where set.
+
 Examples:
    agt-transcript session.jsonl | jq '.counts'
    codex exec --json "fix the test" | agt-parse | agt-normalize | agt-transcript
@@ -69,6 +74,7 @@ be read, the output could not be written, or a data error under --strict,
 		&cli.BoolFlag{Name: "force", Usage: "with -o: convert inputs even when their output is up to date"},
 		&cli.StringFlag{Name: "stream-log", Value: transcript.LogOff, Usage: "with -o: also write a stream log beside each transcript, `MODE`: false, raw (every event) or summary (readable lines); default $AGT_STREAM_LOG, which only -o runs read"},
 		&cli.StringFlag{Name: "log-format", Usage: "deprecated spelling of --stream-log (json = raw)", Hidden: true},
+		&cli.BoolFlag{Name: "no-content", Usage: "with --format otlp: leave what was said (messages, system instructions, tool arguments and results) out of the spans; names, times, usage and statuses stay"},
 	)
 	app.Flags = append(app.Flags, normalizeFlags()...)
 	app.Action = func(c *cli.Context) error {
@@ -80,6 +86,9 @@ be read, the output could not be written, or a data error under --strict,
 		format, ok := formats[c.String("format")]
 		if !ok {
 			return Usagef("--format %q: want agt, atif, otlp or agentv", c.String("format"))
+		}
+		if format, err = exportOptions(c, format); err != nil {
+			return err
 		}
 		mode, err := streamLogMode(c, io, out != "")
 		if err != nil {
@@ -206,8 +215,35 @@ var formats = map[string]transcript.Export{
 // version, the stream log mode, and every option that changes events or
 // transcripts (the price table by its content, as loaded).
 func runSalt(c *cli.Context, mode string, n *provider.Normalizer) string {
-	return strings.Join([]string{agt.Version, "stream-log=" + mode, "to=" + c.String("to"), "prices=" + n.Prices.Sum(),
-		"provider=" + c.String("provider"), "raw=" + fmt.Sprint(c.Bool("raw")), "format=" + c.String("format")}, "\x00")
+	salt := []string{agt.Version, "stream-log=" + mode, "to=" + c.String("to"), "prices=" + n.Prices.Sum(),
+		"provider=" + c.String("provider"), "raw=" + fmt.Sprint(c.Bool("raw")), "format=" + c.String("format")}
+	if c.Bool("no-content") {
+		salt = append(salt, "no-content")
+	}
+	return strings.Join(salt, "\x00")
+}
+
+// exportOptions applies the options of an export to its writer: for otlp,
+// --no-content and the clock of a session that states no time
+// (SOURCE_DATE_EPOCH, in seconds, where set: reproducible output; else the
+// time the session is written).
+func exportOptions(c *cli.Context, f transcript.Export) (transcript.Export, error) {
+	if c.String("format") != "otlp" {
+		if c.Bool("no-content") {
+			return f, Usagef("--no-content: only with --format otlp")
+		}
+		return f, nil
+	}
+	o := otlp.Options{NoContent: c.Bool("no-content")}
+	if v, ok := os.LookupEnv("SOURCE_DATE_EPOCH"); ok {
+		sec, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil {
+			return f, Usagef("SOURCE_DATE_EPOCH %q: want seconds since 1970", v)
+		}
+		o.Now = func() time.Time { return time.Unix(sec, 0) }
+	}
+	f.Write = o.Write
+	return f, nil
 }
 
 // groupOf remembers the group (the inputs of one session, named by the
