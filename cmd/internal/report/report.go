@@ -138,7 +138,7 @@ func Total(rows []Row) Row {
 // session is what a report knows of a session.
 type session struct {
 	id, provider, native, cwd string
-	alias                 string // the session it continues as (a session named late)
+	alias                     string // the session it continues as (a session named late)
 }
 
 // cell is the usage of one session in one bucket.
