@@ -226,10 +226,10 @@ func TestReportSessionsAgainstCcusage(t *testing.T) {
 				Native         string `json:"native_session"`
 				Src            struct{ Path string }
 				Usage          *struct {
-					Input, Output, Total            int64
-					CacheRead                       int64   `json:"cache_read"`
-					CacheWrite                      int64   `json:"cache_write"`
-					Cost                            float64 `json:"cost_usd"`
+					Input, Output, Total int64
+					CacheRead            int64   `json:"cache_read"`
+					CacheWrite           int64   `json:"cache_write"`
+					Cost                 float64 `json:"cost_usd"`
 				}
 				Raw struct{ Type string }
 			}
