@@ -472,7 +472,13 @@ func (r *Report) Rows() (rows []Row, total Row) {
 func (r *Report) compare(a, b Row) int {
 	for i, v := range r.opt.By {
 		ka, kb := a.Keys[i], b.Keys[i]
-		if v == Session {
+		if v == Session { // by their first usage; those without a time last
+			if (a.First == "") != (b.First == "") {
+				if a.First == "" {
+					return 1
+				}
+				return -1
+			}
 			ka, kb = a.First+"\x00"+a.Provider+"\x00"+ka, b.First+"\x00"+b.Provider+"\x00"+kb
 		}
 		if (ka == NoTime) != (kb == NoTime) {
