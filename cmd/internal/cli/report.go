@@ -24,8 +24,8 @@ func Report(io IO) *cli.App {
 on a terminal it reads those, saying which on stderr) and sums their usage:
 input, output, cache read, cache write, reasoning and total tokens, cost
 (cost_usd: the price table's, else the agent's own figure) and the agent's
-own cost where it logged one (native cost), sessions and model calls, one row
-per value of --by, then the totals. A record held by several copies (a
+own cost where it logged one (native cost), sessions and model calls: a row
+for each key of --by, then the totals. A record held by several copies (a
 backup, an archive, a resumed session's history) counts once, as in
 agt-transcript; a session's usage includes its subagents'.
 
