@@ -116,6 +116,7 @@ be read or a data error under --strict, 2 usage error, 130 interrupted.`)
 		if err != nil {
 			return err
 		}
+		cfg.Opts.Usage = true
 		// the report reads usage only: tool calls are not made canonical
 		cfg.Transform = func(ev *agt.Event) string {
 			if ev.Kind != agt.KindUsage {
