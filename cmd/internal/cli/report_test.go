@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -138,5 +139,33 @@ func TestReportUsage(t *testing.T) {
 		if code != ExitUsage || !strings.Contains(errb.String(), "agt-report: ") {
 			t.Errorf("%v: exit %d, %q", args, code, errb.String())
 		}
+	}
+}
+
+// TestReportCopiesCountOnce: a session read again — a copy of its file
+// in another folder, or its events given twice on stdin — counts once, as
+// in agt-transcript.
+func TestReportCopiesCountOnce(t *testing.T) {
+	file := filepath.Join(reportFixtures(t)[0], "entirecli__32-2452abbddc-0.jsonl")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	backup := filepath.Join(t.TempDir(), "backup", "s.jsonl")
+	os.MkdirAll(filepath.Dir(backup), 0o755)
+	if err := os.WriteFile(backup, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-q", "--tz", "UTC", "--by", "session", "--format", "tsv"}
+	once := runApp(t, Report, nil, append(args, file)...)
+	if !bytes.Contains(once, []byte("\t102610\t")) {
+		t.Fatalf("one copy:\n%s", once)
+	}
+	if got := runApp(t, Report, nil, append(args, file, backup)...); !bytes.Equal(got, once) {
+		t.Errorf("two copies:\n%s\none:\n%s", got, once)
+	}
+	events := runApp(t, Parse, nil, "-q", file)
+	if got := runApp(t, Report, append(events, events...), args...); !bytes.Equal(got, once) {
+		t.Errorf("events twice:\n%s\nlogs once:\n%s", got, once)
 	}
 }
