@@ -119,8 +119,8 @@ be read or a data error under --strict, 2 usage error, 130 interrupted.`)
 		cfg.Opts.Usage = true
 		// the report reads usage only: tool calls are not made canonical
 		cfg.Transform = func(ev *agt.Event) string {
-			if ev.Kind != agt.KindUsage {
-				return ""
+			if ev.Kind != agt.KindUsage || ev.Meta != nil && ev.Meta.Type == provider.MetaTranscript {
+				return "" // a transcript's usage keeps its costs
 			}
 			return n.Event(ev)
 		}
@@ -134,6 +134,7 @@ be read or a data error under --strict, 2 usage error, 130 interrupted.`)
 		rep := report.New(opt)
 		cons := transcript.NewConsolidator(provider.UnitKey, false, nil)
 		cons.CountOnly, cons.Each = true, rep.Add
+		cons.Group = func([]string) { rep.EndGroup() }
 		st, rerr := read(c, cfg, nil, inputs, cons, io.Err)
 		if rerr == nil {
 			rerr = cons.Close()

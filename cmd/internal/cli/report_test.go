@@ -143,8 +143,8 @@ func TestReportUsage(t *testing.T) {
 }
 
 // TestReportCopiesCountOnce: a session read again — a copy of its file
-// in another folder, or its events given twice on stdin — counts once, as
-// in agt-transcript.
+// in another folder, its events given twice on stdin, or its events in a
+// file beside its log — counts once.
 func TestReportCopiesCountOnce(t *testing.T) {
 	file := filepath.Join(reportFixtures(t)[0], "entirecli__32-2452abbddc-0.jsonl")
 	b, err := os.ReadFile(file)
@@ -167,5 +167,43 @@ func TestReportCopiesCountOnce(t *testing.T) {
 	events := runApp(t, Parse, nil, "-q", file)
 	if got := runApp(t, Report, append(events, events...), args...); !bytes.Equal(got, once) {
 		t.Errorf("events twice:\n%s\nlogs once:\n%s", got, once)
+	}
+	// the session's events in a file beside its log, another session read
+	// between them: read in a group of their own, counted once all the
+	// same
+	evFile := filepath.Join(filepath.Dir(backup), "s.events.jsonl")
+	if err := os.WriteFile(evFile, events, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(reportFixtures(t)[0], "agtrace__agent-0c4c3cf8.jsonl") // another session between them
+	want := runApp(t, Report, nil, append(args, file, other)...)
+	for _, order := range [][]string{{file, other, evFile}, {evFile, other, file}} {
+		if got := runApp(t, Report, nil, append(args, order...)...); !bytes.Equal(got, want) {
+			t.Errorf("%v:\n%s\nlogs once:\n%s", order, got, want)
+		}
+	}
+}
+
+// TestReportTranscripts: agt-report reads agt-transcript's output back —
+// lines on stdin, or a folder written with -o — and gives the report of
+// the logs, costs included (the transcripts' own: a fast call's price is
+// not lost), and a transcript read twice counts once.
+func TestReportTranscripts(t *testing.T) {
+	logs := reportFixtures(t)
+	lines := runApp(t, Transcript, nil, append([]string{"-q"}, logs...)...)
+	dir := filepath.Join(t.TempDir(), "out")
+	runApp(t, Transcript, nil, append([]string{"-q", "-o", dir}, logs...)...)
+	for _, by := range []string{"day", "session", "month,provider", "block"} {
+		args := []string{"-q", "--tz", "UTC", "--by", by, "--format", "tsv"}
+		want := runApp(t, Report, nil, append(args, logs...)...)
+		if got := runApp(t, Report, lines, args...); !bytes.Equal(got, want) {
+			t.Errorf("--by %s of transcripts on stdin:\n%s\nof the logs:\n%s", by, got, want)
+		}
+		if got := runApp(t, Report, nil, append(args, dir)...); !bytes.Equal(got, want) {
+			t.Errorf("--by %s of a folder of transcripts:\n%s\nof the logs:\n%s", by, got, want)
+		}
+		if got := runApp(t, Report, append(lines, lines...), args...); !bytes.Equal(got, want) {
+			t.Errorf("--by %s of transcripts twice:\n%s\nof the logs:\n%s", by, got, want)
+		}
 	}
 }

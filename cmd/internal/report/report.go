@@ -11,6 +11,7 @@ package report
 
 import (
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 	"time"
@@ -171,6 +172,14 @@ type Report struct {
 	sessions map[string]*session
 	cells    map[cellKey]*cell
 	calls    []call
+	// counted is the group (of input units, see transcript.Consolidator)
+	// in which each usage event was counted, by its session and id: the
+	// consolidator counts a record once within a group, the report once
+	// across groups (a session's events read again from another input
+	// that is not read with its logs: agt-parse's output beside them).
+	counted map[uint64]int32
+	group   int32
+	seed    maphash.Seed
 	// Skipped counts the usage events left out by Since and Until (those
 	// with no time among them).
 	Skipped int64
@@ -181,7 +190,7 @@ func New(opt Options) *Report {
 	if opt.Loc == nil {
 		opt.Loc = time.UTC
 	}
-	r := &Report{opt: opt, sessions: map[string]*session{}, cells: map[cellKey]*cell{}}
+	r := &Report{opt: opt, sessions: map[string]*session{}, cells: map[cellKey]*cell{}, counted: map[uint64]int32{}, seed: maphash.MakeSeed()}
 	for _, v := range opt.By {
 		switch v {
 		case Day, Week, Month:
@@ -232,6 +241,14 @@ func (r *Report) Add(ev *agt.Event) error {
 	if ev.Kind != agt.KindUsage || ev.Usage == nil {
 		return nil
 	}
+	if ev.ID != "" {
+		h := maphash.String(r.seed, ev.Session+"\x00"+ev.ID)
+		if g, ok := r.counted[h]; ok && g < r.group {
+			return nil // counted in an earlier group
+		} else if !ok {
+			r.counted[h] = r.group
+		}
+	}
 	var ts time.Time
 	stamp := ev.TS
 	if stamp != "" {
@@ -258,6 +275,10 @@ func (r *Report) Add(ev *agt.Event) error {
 	r.addCell(s.id, r.bucket(ts, stamp), ev.Model, stamp, ev.Usage)
 	return nil
 }
+
+// EndGroup tells that a group of input units ended (transcript.Consolidator
+// Group): a usage event met again from now on was counted.
+func (r *Report) EndGroup() { r.group++ }
 
 // session is ev's session, known from now on.
 func (r *Report) session(ev *agt.Event) *session {
