@@ -223,13 +223,12 @@ func ParseBy(s string) ([]string, error) {
 // Add takes one event that counts: usage events are summed, meta events
 // tell a session's folder; the rest is passed over.
 func (r *Report) Add(ev *agt.Event) error {
-	if ev.Kind == agt.KindMeta && ev.Meta != nil {
-		if ev.Meta.Cwd != "" {
-			s := r.session(ev)
-			if s.cwd == "" {
-				s.cwd = strings.Clone(ev.Meta.Cwd)
-			}
+	if ev.Meta != nil && ev.Meta.Cwd != "" { // the session's folder, whatever event names it first
+		if s := r.session(ev); s.cwd == "" {
+			s.cwd = strings.Clone(ev.Meta.Cwd)
 		}
+	}
+	if ev.Kind == agt.KindMeta && ev.Meta != nil {
 		if p := agt.Continued(ev); p != "" {
 			if s := r.sessions[p]; s != nil && s.alias == "" {
 				s.alias = strings.Clone(ev.Session)

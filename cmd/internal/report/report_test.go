@@ -173,3 +173,14 @@ func TestCounts(t *testing.T) {
 		t.Errorf("total %+v", total)
 	}
 }
+
+// TestProject: a session's project is the first folder any of its events
+// names, even after its usage; a session that names none is "-", after
+// the others.
+func TestProject(t *testing.T) {
+	meta := agt.Event{Kind: agt.KindUser, Session: "a", NativeSession: "a", Provider: "claude", Meta: &agt.Meta{Cwd: "/w"}}
+	later := agt.Event{Kind: agt.KindMeta, Session: "a", NativeSession: "a", Provider: "claude", Meta: &agt.Meta{Type: "x", Cwd: "/other"}}
+	evs := []agt.Event{usage("a", "2026-03-01T10:00:00.000Z", 1), meta, later, usage("b", "2026-03-01T11:00:00.000Z", 2), usage("a", "2026-03-02T10:00:00.000Z", 4)}
+	same(t, "projects", rowsOf(t, Options{By: []string{Project}}, evs...), "/w: 5", "-: 2")
+	same(t, "projects by day", rowsOf(t, Options{By: []string{Day, Project}, Loc: time.UTC}, evs...), "2026-03-01|/w: 1", "2026-03-01|-: 2", "2026-03-02|/w: 4")
+}
