@@ -413,7 +413,22 @@ func (r *Report) Rows() (rows []Row, total Row) {
 	byKey := map[string]*acc{}
 	var order []string
 	all := &acc{sessions: map[string]bool{}, models: map[string]bool{}}
+	// cells in the order of their keys, so that costs are summed in one
+	// order whatever the map's (the same bytes out every run)
+	cells := make([]*cell, 0, len(r.cells))
 	for _, c := range r.cells {
+		cells = append(cells, c)
+	}
+	slices.SortFunc(cells, func(a, b *cell) int {
+		if c := strings.Compare(a.sess, b.sess); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.bucket, b.bucket); c != 0 {
+			return c
+		}
+		return strings.Compare(a.model, b.model)
+	})
+	for _, c := range cells {
 		sid := r.resolve(c.sess)
 		s := r.sessions[sid]
 		if s == nil {

@@ -184,3 +184,34 @@ func TestProject(t *testing.T) {
 	same(t, "projects", rowsOf(t, Options{By: []string{Project}}, evs...), "/w: 5", "-: 2")
 	same(t, "projects by day", rowsOf(t, Options{By: []string{Day, Project}, Loc: time.UTC}, evs...), "2026-03-01|/w: 1", "2026-03-01|-: 2", "2026-03-02|/w: 4")
 }
+
+// TestDeterministic: the same events give the same bytes, whatever the
+// order of the report's maps: costs whose float sum depends on its order
+// (many sessions in one row) are summed in one order.
+func TestDeterministic(t *testing.T) {
+	var evs []agt.Event
+	for i := 0; i < 200; i++ {
+		ev := usage(fmt.Sprintf("s%03d", i), "2026-03-01T10:00:00.000Z", int64(i+1))
+		c := 0.1 + float64(i)*1e-7 + 1/float64(i+3)
+		ev.Usage.CostUSD = &c
+		evs = append(evs, ev)
+	}
+	var first string
+	for run := 0; run < 20; run++ {
+		r := New(Options{By: []string{Day}, Loc: time.UTC})
+		for i := range evs {
+			r.Add(&evs[i])
+		}
+		rows, total := r.Rows()
+		var b strings.Builder
+		Format{By: []string{Day}}.JSON(&b, rows, total)
+		for _, r := range append(rows, total) { // to the last bit, not only as written
+			fmt.Fprintf(&b, "%v %v\n", r.Figures.Cost, r.Figures.NativeCost)
+		}
+		if run == 0 {
+			first = b.String()
+		} else if b.String() != first {
+			t.Fatalf("run %d:\n%s\nfirst:\n%s", run, b.String(), first)
+		}
+	}
+}
