@@ -102,11 +102,13 @@ be read or a data error under --strict, 2 usage error, 130 interrupted.`)
 		if err != nil {
 			return err
 		}
-		if os.Getenv("GOGC") == "" {
-			// the report keeps little of what it reads: collecting at
-			// twice its small live heap (not the filters' 3×) keeps its
-			// peak memory near that of the batches in flight
-			debug.SetGCPercent(reportGCPercent)
+		if os.Getenv("GOMEMLIMIT") == "" {
+			// the report keeps little of what it reads: its heap is
+			// mostly the batches in flight, and past a small soft limit
+			// the collector works more rather than let it triple (a
+			// larger live heap, a long --by block, still runs: the
+			// runtime bounds the collector's share of the CPU)
+			debug.SetMemoryLimit(reportMemoryLimit)
 		}
 		cfg, err := parseConfig(c)
 		if err != nil {
@@ -166,8 +168,9 @@ be read or a data error under --strict, 2 usage error, 130 interrupted.`)
 	return app
 }
 
-// reportGCPercent is agt-report's GOGC unless the environment sets one.
-const reportGCPercent = 100
+// reportMemoryLimit is agt-report's soft memory limit unless GOMEMLIMIT
+// sets one.
+const reportMemoryLimit = 40 << 20
 
 // reportOptions reads the flags of the report's views, times and output.
 func reportOptions(c *cli.Context, io IO) (report.Options, report.Format, error) {
