@@ -20,15 +20,17 @@ import (
 // a terminal, TSV in a pipe, or JSON lines).
 func Report(io IO) *cli.App {
 	app := newApp(io, "agt-report", "report AI coding agents' token usage and cost per day, week, month, session, model…",
-		`Reads provider logs or agt.event/1 events (files, folders, archives, stdin;
---discover adds the log folders of every agent on this machine; with no PATH
-on a terminal it reads those, saying which on stderr) and sums their usage:
-input, output, cache read, cache write, reasoning and total tokens, cost
-(cost_usd: the price table's, else the agent's own figure) and the agent's
-own cost where it logged one (native cost), sessions and model calls: a row
-for each key of --by, then the totals. A record held by several copies (a
-backup, an archive, a resumed session's history) counts once, as in
-agt-transcript; a session's usage includes its subagents'.
+		`Reads provider logs, agt.event/1 events or agt.transcript/1 transcripts
+(files, folders, archives, stdin; --discover adds the log folders of every
+agent on this machine; with no PATH on a terminal it reads those, saying
+which on stderr) and sums their usage: input, output, cache read, cache
+write, reasoning and total tokens, cost (cost_usd: the price table's, else
+the agent's own figure) and the agent's own cost where it logged one (native
+cost), sessions and model calls: a row for each key of --by, then the
+totals. A record held by several copies (a backup, an archive, a resumed
+session's history) counts once, as in agt-transcript; a session's usage
+includes its subagents'. Only usage is read: message texts, tool inputs and
+results are not decoded where the agent's format allows it (Claude Code).
 
 --by day|week|month|session|model|provider|project|block, or several joined
 by commas (--by day,model). Days, weeks and months are those of --tz (default:
