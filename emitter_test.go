@@ -127,3 +127,30 @@ func TestRawOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageOnlyUnknown: for a usage report (Options.Usage) an unknown
+// record keeps the record as read, unchecked (no one writes it), and is
+// still an unknown event, not an error; a record with nothing read is
+// checked as always.
+func TestUsageOnlyUnknown(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{"{\"a\":\n", "{\"a\":\n"},
+		{"", ""},
+	} {
+		em := NewEmitter("x", "x-log", Options{Usage: true})
+		em.Session("s")
+		em.At(Src{Path: "f.jsonl", Line: 1}, Raw(c.raw))
+		em.Emit(Event{Kind: KindUnknown}, "", "unknown")
+		em.Done()
+		out, diags := em.Take()
+		if c.raw == "" {
+			if len(out) != 1 || out[0].Kind != KindError || len(diags) != 1 {
+				t.Errorf("nothing read: %+v, %v", out, diags)
+			}
+			continue
+		}
+		if len(out) != 1 || out[0].Kind != KindUnknown || string(out[0].Raw) != c.want || len(diags) > 0 {
+			t.Errorf("raw %q: %+v, %v", c.raw, out, diags)
+		}
+	}
+}

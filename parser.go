@@ -29,6 +29,12 @@ type Parser interface {
 // Options are the parse options every parser sees.
 type Options struct {
 	Raw bool // keep the provider record in every event's raw field
+	// Usage says that the events feed a usage report only (agt-report),
+	// which reads usage, sessions, models, times and folders: the work
+	// of what it does not read may be left out (an unknown event's raw
+	// record). Counting is not changed: the same usage events, the same
+	// ids.
+	Usage bool
 }
 
 // Diag is one diagnostic line for stderr: "PATH:LINE: why".
@@ -261,6 +267,8 @@ func (e *Emitter) Emit(ev Event, key, suffix string) string {
 	}
 	ev.Src = e.src
 	switch {
+	case ev.Kind == KindUnknown && e.Opts.Usage && len(e.raw) > 0:
+		ev.Raw = e.raw // as read: no one writes it
 	case ev.Kind == KindUnknown: // a record no parser understood: maybe not JSON
 		ev.Raw = oneLine(e.raw, true)
 	case e.Opts.Raw && ev.Kind != KindError:

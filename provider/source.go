@@ -384,7 +384,7 @@ func (s *Source) readUnit(ctx context.Context, stop <-chan struct{}, u *stage.Un
 					if head, rerr = readHead(br, b, rerr, cfg.MaxDoc); head.Doc != nil && rerr == nil {
 						rerr = io.EOF // the document is the whole input
 					}
-					if in.Walk != "" && (len(head.Lines) > 0 || head.Doc != nil) && !isEvents(head) && !recognised(head) {
+					if in.Walk != "" && (len(head.Lines) > 0 || head.Doc != nil) && !isEvents(head) && !recognised(head) && !(cfg.Opts.Usage && isTranscripts(head)) {
 						if !stage.Document(in.Path) {
 							ign.add(in) // a walked file of no agent: left out
 						} // a document (README.md) is left out silently
@@ -538,6 +538,12 @@ func (s *Source) detect(u *stage.Unit, path string, head agt.Head, b *stage.Batc
 		u.Parser = events{}
 		u.Em = agt.NewEmitter("", FormatEvents, cfg.Opts)
 		u.Recount = nil // events pass as they are, as cat passes lines
+		return
+	}
+	if cfg.Opts.Usage && isTranscripts(head) { // a usage report reads transcripts back
+		u.Parser = transcripts{}
+		u.Em = agt.NewEmitter("", FormatTranscripts, cfg.Opts)
+		u.Recount = nil
 		return
 	}
 	p, format := forced, ""

@@ -72,6 +72,11 @@ type Consolidator struct {
 	// Warn, when set, is told of a session whose token total passes 2^53
 	// (agt.MaxCount): JSON readers do not hold such a number exactly.
 	Warn func(msg string)
+	// CountOnly, when set, decides which events count (copies, resumed
+	// sessions) and hands those to Each, but builds no transcript: nothing
+	// of a session's messages is held and flush is never called (a usage
+	// report).
+	CountOnly bool
 
 	unitKey  func(path string) string
 	keep     bool
@@ -167,7 +172,9 @@ func (c *Consolidator) Add(evs []agt.Event) error {
 		if ev.ID != "" && c.copies[ev.Session].seen(maphash.String(c.seed, ev.ID), ev.Seq) {
 			continue
 		}
-		b.add(ev)
+		if !c.CountOnly {
+			b.add(ev)
+		}
 		if c.Each != nil {
 			if err := c.Each(ev); err != nil {
 				return err
@@ -222,6 +229,9 @@ func (c *Consolidator) finish() error {
 	}
 	for _, b := range order {
 		c.count++
+		if c.CountOnly {
+			continue
+		}
 		t := b.transcript()
 		if t.Usage.Total > agt.MaxCount && c.Warn != nil {
 			c.Warn(fmt.Sprintf("session %s (%s): its token total %d passes 2^53, which JSON readers do not hold exactly", agt.Printable(t.NativeSession), t.Provider, t.Usage.Total))

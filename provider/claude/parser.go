@@ -132,7 +132,7 @@ func fileAgent(path string) string {
 }
 
 func (p *parser) Decode(line []byte) (any, error) {
-	d, err := decodeRecord(line)
+	d, err := decodeRecord(line, p.opts.Usage)
 	if d == nil {
 		return nil, err
 	}

@@ -53,6 +53,10 @@
 //     it is context: isMeta, or Claude Code's tagged blocks such as a
 //     <task-notification>); an enqueue, a dequeue (a user record follows) and
 //     the second copy of a prompt are meta events.
+//   - For a usage report (agt.Options.Usage) message contents are not
+//     decoded (texts, tool inputs and results), but for those of progress
+//     records, whose relayed subagent messages carry usage: the usage events
+//     and the sessions' folders are those of a full parse (TestUsageOnly).
 package claude
 
 import (

@@ -136,11 +136,16 @@ type decoded struct {
 	duration  *int64 // toolUseResult.durationMs (Glob, Grep) or totalDurationMs (Task)
 }
 
-func decodeRecord(line []byte) (*decoded, error) {
+// decodeRecord reads a line; for a usage report (usage) it leaves the
+// message content of records other than progress undecoded.
+func decodeRecord(line []byte, usage bool) (*decoded, error) {
 	d := &decoded{}
 	err := agt.Decode(line, &d.rec)
 	if err != nil && !agt.IsFieldError(err) {
 		return nil, err
+	}
+	if usage && d.rec.Type != "progress" {
+		return d, err
 	}
 	if err2 := d.content(); err == nil {
 		err = err2

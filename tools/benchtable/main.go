@@ -94,6 +94,7 @@ func run(mib, runs int, shared, cache string) error {
 			{"agt-normalize < events", []step{{name: agt("agt-normalize"), args: []string{"-q"}, stdin: events}}},
 			{"agt-transcript < normalized events", []step{{name: agt("agt-transcript"), args: []string{"-q"}, stdin: normalized}}},
 			{"parse | normalize | transcript", []step{{name: agt("agt-parse"), args: []string{"-q", dir}}, {name: agt("agt-normalize"), args: []string{"-q"}}, {name: agt("agt-transcript"), args: []string{"-q"}}}},
+			{"agt-report --by day", []step{{name: agt("agt-report"), args: []string{"-q", "--by", "day", "--tz", "UTC", "--json", dir}}}},
 		}
 		if ccusage != "" {
 			env := "CLAUDE_CONFIG_DIR=" + dir
@@ -104,6 +105,11 @@ func run(mib, runs int, shared, cache string) error {
 				name  string
 				steps []step
 			}{"ccusage " + p + " session --json", []step{{name: ccusage, args: []string{p, "session", "--json", "--offline"}, env: []string{env}}}})
+			// the report beside agt-report --by day
+			rows = append(rows, struct {
+				name  string
+				steps []step
+			}{"ccusage " + p + " daily --json", []step{{name: ccusage, args: []string{p, "daily", "--json", "--offline", "--timezone", "UTC"}, env: []string{env}}}})
 		}
 		if tokscale != "" {
 			rows = append(rows, struct {
@@ -131,7 +137,7 @@ func run(mib, runs int, shared, cache string) error {
 			switch {
 			case row.name == "jq -c .":
 				jq = rate
-			case strings.HasPrefix(row.name, "ccusage"):
+			case strings.HasPrefix(row.name, "ccusage") && cc == 0: // the session report: × ccusage
 				cc = rate
 			}
 		}

@@ -76,7 +76,7 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-var apps = map[string]App{"agt-parse": Parse, "agt-normalize": Normalize, "agt-transcript": Transcript, "agt-streamlog": Streamlog}
+var apps = map[string]App{"agt-parse": Parse, "agt-normalize": Normalize, "agt-transcript": Transcript, "agt-streamlog": Streamlog, "agt-report": Report}
 
 func runBadCase(t *testing.T, file string) {
 	raw, err := os.ReadFile(file)

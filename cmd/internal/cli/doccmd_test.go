@@ -115,6 +115,9 @@ var docNotRun = map[string]string{
 	"go install ":        "needs the module published, and the network",
 	"hadoop ":            "needs a Hadoop cluster (the mapper it runs, examples/agt-map.sh, is run here)",
 	"agt_dask.py":        "starts a Dask cluster: TestDask (cmd/agt-transcript) runs the script over the corpus",
+	"curl ":              "posts to a running Collector: TestCollector (export) posts every corpus export to one",
+	"tools/otelcol":      "builds the Collector from its own module: .ci/run does, for TestCollector",
+	"go test ":           "runs a test of the suite, from the repository",
 	"--completion bash)": "defines the completion in the shell that runs it; TestDocs parses the script",
 }
 
@@ -312,7 +315,7 @@ func TestDocCommands(t *testing.T) {
 func docHelpExamples(t *testing.T) []string {
 	t.Helper()
 	var cmds []string
-	for _, name := range []string{"agt-parse", "agt-normalize", "agt-transcript", "agt-streamlog"} {
+	for _, name := range []string{"agt-parse", "agt-normalize", "agt-transcript", "agt-streamlog", "agt-report"} {
 		var out, errb bytes.Buffer
 		if code := Run(context.Background(), apps[name](IO{In: strings.NewReader(""), Out: &out, Err: &errb}), []string{name, "--help"}); code != 0 {
 			t.Fatalf("%s --help: exit %d: %s", name, code, errb.String())
@@ -390,7 +393,7 @@ func TestFlagsDoc(t *testing.T) {
 		t.Fatalf("docs/flags.md: no mark %q", docFlagsMark)
 	}
 	var gen strings.Builder
-	for _, name := range []string{"agt-parse", "agt-normalize", "agt-transcript", "agt-streamlog"} {
+	for _, name := range []string{"agt-parse", "agt-normalize", "agt-transcript", "agt-streamlog", "agt-report"} {
 		var out, errb bytes.Buffer
 		if code := Run(context.Background(), apps[name](IO{In: strings.NewReader(""), Out: &out, Err: &errb}), []string{name, "--help"}); code != 0 {
 			t.Fatalf("%s --help: exit %d: %s", name, code, errb.String())

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agt-project/agt/cmd/internal/report"
 	"github.com/agt-project/agt/provider"
 	"github.com/urfave/cli/v2"
 )
@@ -97,6 +98,12 @@ func valueWords(flag string) []string {
 		return append([]string{"auto"}, provider.Names()...)
 	case "--completion":
 		return []string{"bash", "fish", "zsh"}
+	case "--by": // agt-report's
+		return report.Views
+	case "--order":
+		return []string{"key", "cost", "tokens"}
+	case "--week-start":
+		return []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 	}
 	return nil
 }
