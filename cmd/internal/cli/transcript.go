@@ -463,14 +463,18 @@ func streamLogMode(c *cli.Context, io IO, dir bool) (string, error) {
 		}
 	}
 	if old := c.String("log-format"); old != "" {
+		// the new spelling wins when both are given
 		fmt.Fprintln(io.Err, "agt-transcript: --log-format is deprecated; use --stream-log raw|summary")
-		switch old {
-		case "json":
-			mode = transcript.LogRaw
-		case "summary":
-			mode = transcript.LogSummary
-		default:
+		oldMode, ok := map[string]string{"json": transcript.LogRaw, "summary": transcript.LogSummary}[old]
+		if !ok {
 			return "", Usagef("--log-format %q: want json or summary", old)
+		}
+		if c.IsSet("stream-log") {
+			if mode != oldMode {
+				fmt.Fprintf(io.Err, "agt-transcript: --stream-log %s wins over --log-format %s\n", mode, old)
+			}
+		} else {
+			mode, env = oldMode, false
 		}
 	}
 	switch mode {

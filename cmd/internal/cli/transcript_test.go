@@ -173,3 +173,33 @@ func keys(m map[string]string) []string {
 	}
 	return k
 }
+
+// TestStreamLogSpellings: an explicit --stream-log wins over the deprecated
+// --log-format, which only warns; --log-format alone still sets the mode.
+func TestStreamLogSpellings(t *testing.T) {
+	f := testdataFile(t, "claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl")
+	for _, c := range []struct {
+		args []string
+		raw  bool
+		say  string
+	}{
+		{[]string{"--stream-log", "summary", "--log-format", "json"}, false, "--stream-log summary wins over --log-format json"},
+		{[]string{"--log-format", "json", "--stream-log", "summary"}, false, "--stream-log summary wins over --log-format json"},
+		{[]string{"--log-format", "json"}, true, "--log-format is deprecated"},
+		{[]string{"--log-format", "summary"}, false, "--log-format is deprecated"},
+	} {
+		out := t.TempDir()
+		code, _, stderr := runCode(t, Transcript, nil, append(c.args, "-o", out, f)...)
+		if code != 0 || !strings.Contains(stderr, c.say) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, stderr, c.say)
+		}
+		logs, _ := filepath.Glob(filepath.Join(out, "claude", "*.stream.*"))
+		if len(logs) != 1 {
+			t.Fatalf("%v: stream logs %v", c.args, logs)
+		}
+		b, _ := os.ReadFile(logs[0])
+		if raw := bytes.HasPrefix(b, []byte(`{"schema":"agt.event/1"`)); raw != c.raw {
+			t.Errorf("%v: %s is raw %v, want %v: %.80s", c.args, logs[0], raw, c.raw, b)
+		}
+	}
+}
