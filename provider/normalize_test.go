@@ -116,7 +116,7 @@ func TestNormalizeWorkingFolder(t *testing.T) {
 		`LS {"command":"ls","description":"List","path":"/home/u/proj"}`,
 		"",
 		`Grep {"command":"rg -n TODO src","description":"Find","pattern":"TODO","path":"/w/src"}`,
-		`Edit {"patch":"*** Begin Patch\n*** Update File: a.go\n@@\n-x\n+y\n*** End Patch","file_path":"/w/a.go","files":[{"path":"/w/a.go","op":"update"}]}`,
+		`Edit {"patch":"*** Begin Patch\n*** Update File: a.go\n@@\n-x\n+y\n*** End Patch","file_path":"/w/a.go","files":[{"path":"/w/a.go","op":"update","edits":[{"old_string":"x","new_string":"y"}]}],"old_string":"x","new_string":"y"}`,
 		`Read {"command":"cat README.md","file_path":"README.md"}`,
 	}
 	for pass := 1; pass <= 2; pass++ { // normalizing twice changes nothing

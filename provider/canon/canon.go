@@ -175,6 +175,9 @@ func fromRow(c *nctx, native agt.Raw, in *object, preset *agt.MCP) norm {
 		}
 		n.input = c.in.raw()
 	}
+	if c.generic {
+		return norm{name: c.name, kind: c.kind, origin: OriginCustom, input: native}
+	}
 	n.name, n.kind = c.name, c.kind
 	if n.origin == "" {
 		n.origin = OriginBuiltin

@@ -21,6 +21,7 @@ type nctx struct {
 	skill    bool // the call loads a skill
 	shell    bool // a shell call that only reads, lists or searches
 	keep     bool // such a call stays Bash (KeepShell)
+	generic  bool // the row does not apply after all: native name and input, origin custom
 }
 
 // rctx is a call being rendered: src is the canonical input, out the
@@ -255,10 +256,8 @@ func argvIn(c *nctx) {
 	}
 	cmd := argvCommand(argv)
 	c.in.setStr("command", cmd)
-	if len(argv) == 2 && patchCommands[argv[0]] && strings.Contains(argv[1], patchBegin) {
-		// ["apply_patch", PATCH]
-		setShellPatch(c, argv[1], "")
-		return
+	if len(argv) == 2 && patchCommands[argv[0]] && strings.Contains(argv[1], patchBegin) && setShellPatch(c, argv[1], "") {
+		return // ["apply_patch", PATCH]
 	}
 	if !shellPatch(c, cmd) {
 		reclassify(c, cmd)

@@ -11,6 +11,14 @@ import (
 type patchFile struct {
 	path, op, moveTo string
 	added            []string // lines of an added file
+	hunks            []hunk   // the changes of an updated file
+}
+
+// hunk is one change of an updated file: the lines it replaces (context
+// and removed lines) and the lines that replace them (context and added
+// lines), each without its prefix.
+type hunk struct {
+	old, new []string
 }
 
 // Patch operations.
@@ -32,8 +40,11 @@ var patchHeaders = []struct{ prefix, op string }{
 // File sections).
 func parsePatch(p string) []patchFile {
 	var files []patchFile
-	for _, line := range strings.Split(p, "\n") {
+	for _, line := range strings.Split(strings.TrimSuffix(p, "\n"), "\n") {
 		line = strings.TrimSuffix(line, "\r")
+		if line == patchEnd {
+			break
+		}
 		hdr := false
 		for _, h := range patchHeaders {
 			if strings.HasPrefix(line, h.prefix) {
@@ -51,12 +62,57 @@ func parsePatch(p string) []patchFile {
 			f.moveTo = strings.TrimSpace(line[len("*** Move to: "):])
 		case f.op == opAdd && strings.HasPrefix(line, "+"):
 			f.added = append(f.added, line[1:])
+		case f.op == opUpdate:
+			f.hunkLine(line)
 		}
 	}
 	return files
 }
 
-// filesRaw encodes files as [{path, op, move_to}].
+// hunkLine reads one line of an Update File section: "@@" opens a hunk,
+// " ", "-" and "+" lines add to the open one (or to a first hunk with no
+// "@@" before it); "*** End of File" and other markers add nothing.
+func (f *patchFile) hunkLine(line string) {
+	if strings.HasPrefix(line, "@@") {
+		f.hunks = append(f.hunks, hunk{})
+		return
+	}
+	if strings.HasPrefix(line, "***") || line == "" && len(f.hunks) == 0 {
+		return
+	}
+	if len(f.hunks) == 0 {
+		f.hunks = append(f.hunks, hunk{})
+	}
+	h := &f.hunks[len(f.hunks)-1]
+	switch {
+	case line == "": // a blank context line written without its space
+		h.old, h.new = append(h.old, ""), append(h.new, "")
+	case line[0] == ' ':
+		h.old, h.new = append(h.old, line[1:]), append(h.new, line[1:])
+	case line[0] == '-':
+		h.old = append(h.old, line[1:])
+	case line[0] == '+':
+		h.new = append(h.new, line[1:])
+	}
+}
+
+// edits are the hunks of f as Edit's edits: [{old_string, new_string}],
+// empty hunks left out.
+func (f *patchFile) edits() []agt.Raw {
+	var out []agt.Raw
+	for _, h := range f.hunks {
+		if len(h.old) == 0 && len(h.new) == 0 {
+			continue
+		}
+		o := &object{}
+		o.setStr("old_string", strings.Join(h.old, "\n"))
+		o.setStr("new_string", strings.Join(h.new, "\n"))
+		out = append(out, o.raw())
+	}
+	return out
+}
+
+// filesRaw encodes files as [{path, op, move_to, edits}].
 func filesRaw(files []patchFile) agt.Raw {
 	elems := make([]agt.Raw, len(files))
 	for i, f := range files {
@@ -64,6 +120,9 @@ func filesRaw(files []patchFile) agt.Raw {
 		o.setStr("path", f.path)
 		o.setStr("op", f.op)
 		o.setStr("move_to", f.moveTo)
+		if e := f.edits(); len(e) > 0 {
+			o.set("edits", jsonArray(e))
+		}
 		elems[i] = o.raw()
 	}
 	return jsonArray(elems)
@@ -82,6 +141,8 @@ func onlyAdds(files []patchFile) bool {
 
 // setFiles sets file_path (the first file) and files, and names the call
 // Write when it only adds files.
+// A patch of one updated file also lays its hunks out as Edit does:
+// old_string and new_string for one hunk, edits for several.
 func setFiles(c *nctx, files []patchFile) {
 	if len(files) == 0 {
 		return
@@ -91,15 +152,38 @@ func setFiles(c *nctx, files []patchFile) {
 	if onlyAdds(files) {
 		c.name, c.kind = "Write", kinds["Write"]
 	}
+	if len(files) != 1 || files[0].op != opUpdate {
+		return
+	}
+	switch e := files[0].edits(); len(e) {
+	case 0:
+	case 1:
+		h, _ := parseObject(e[0])
+		c.in.setStr("old_string", h.str("old_string"))
+		c.in.setStr("new_string", h.str("new_string"))
+	default:
+		c.in.set("edits", jsonArray(e))
+	}
 }
 
 // patchIn reads the patch text of an apply_patch call.
-func patchIn(c *nctx) { readPatch(c, c.in.str("patch"), c.cwd) }
+func patchIn(c *nctx) {
+	if !readPatch(c, c.in.str("patch"), c.cwd) {
+		// no apply_patch file header (a bare diff, a cut or empty patch):
+		// no file to name, so the call is no Edit; it keeps its native
+		// name and input, as a call outside the table does
+		c.name, c.kind, c.generic = c.row.Native, KindOther, true
+	}
+}
 
 // readPatch sets the files of patch p, relative ones joined to dir when it
 // is absolute, and the content of a single added file.
-func readPatch(c *nctx, p, dir string) {
+// It reports whether p names a file.
+func readPatch(c *nctx, p, dir string) bool {
 	files := parsePatch(p)
+	if len(files) == 0 {
+		return false
+	}
 	if strings.HasPrefix(dir, "/") {
 		for i := range files {
 			files[i].path = under(dir, files[i].path)
@@ -112,6 +196,7 @@ func readPatch(c *nctx, p, dir string) {
 	if len(files) == 1 && files[0].op == opAdd {
 		c.in.setStr("content", strings.Join(files[0].added, "\n")+"\n")
 	}
+	return true
 }
 
 // patchBegin starts an apply_patch patch; patchCommands are the programs
@@ -140,22 +225,25 @@ func shellPatch(c *nctx, cmd string) bool {
 	if j := strings.Index(p, patchEnd); j >= 0 {
 		p = p[:j+len(patchEnd)]
 	}
-	setShellPatch(c, p, strings.Trim(m[1], `'"`))
-	return true
+	return setShellPatch(c, p, strings.Trim(m[1], `'"`))
 }
 
 const patchEnd = "*** End Patch"
 
 // setShellPatch sets the patch of a shell call run in folder dir (relative
-// to the call's working folder).
-func setShellPatch(c *nctx, p, dir string) {
+// to the call's working folder). A patch that names no file leaves the
+// call a shell call (false).
+func setShellPatch(c *nctx, p, dir string) bool {
+	if len(parsePatch(p)) == 0 {
+		return false
+	}
 	c.name, c.kind = "Edit", kinds["Edit"]
 	c.in.setStr("patch", p)
 	wd := workdir(c)
 	if dir != "" {
 		wd = under(wd, dir)
 	}
-	readPatch(c, p, wd)
+	return readPatch(c, p, wd)
 }
 
 // patchOut renders a canonical edit as a patch: the patch text when the

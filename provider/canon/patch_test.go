@@ -120,3 +120,64 @@ func TestPatchShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestPatchHunks: an Update File section's hunks are laid out as Edit's
+// old_string/new_string (one hunk) or edits (several), per file in files;
+// a patch without an apply_patch file header is no Edit: the call keeps
+// its native name and input.
+func TestPatchHunks(t *testing.T) {
+	type edit struct {
+		Old string `json:"old_string"`
+		New string `json:"new_string"`
+	}
+	type input struct {
+		FilePath string `json:"file_path"`
+		Old      string `json:"old_string"`
+		New      string `json:"new_string"`
+		Edits    []edit `json:"edits"`
+		Files    []struct {
+			Path  string `json:"path"`
+			Edits []edit `json:"edits"`
+		} `json:"files"`
+	}
+	read := func(patch string) (*agt.Tool, input) {
+		tool := &agt.Tool{NativeName: "apply_patch", NativeInput: agt.Marshal(map[string]string{"raw": patch})}
+		canon.NormalizeIn("codex", "/r", tool)
+		var in input
+		json.Unmarshal(tool.Input, &in)
+		return tool, in
+	}
+
+	two := "*** Begin Patch\n*** Update File: src/app.ts\n@@ export function load() {\n   const a = 1;\n-  const b = 2;\n+  const b = 3;\n@@ export function save() {\n-  write(a)\n+  write(a, b)\n+  flush()\n }\n*** End Patch"
+	tool, in := read(two)
+	if tool.Name != "Edit" || in.FilePath != "/r/src/app.ts" || in.Old != "" || len(in.Edits) != 2 {
+		t.Fatalf("two hunks: %s %s", tool.Name, tool.Input)
+	}
+	want := []edit{{"  const a = 1;\n  const b = 2;", "  const a = 1;\n  const b = 3;"}, {"  write(a)\n}", "  write(a, b)\n  flush()\n}"}}
+	for i, e := range in.Edits {
+		if e != want[i] {
+			t.Errorf("hunk %d: %+v, want %+v", i, e, want[i])
+		}
+	}
+
+	_, in = read("*** Begin Patch\n*** Update File: a.go\n@@\n-x := 1\n+x := 2\n*** End of File\n*** End Patch\n")
+	if in.Old != "x := 1" || in.New != "x := 2" || len(in.Edits) != 0 {
+		t.Errorf("one hunk: %+v", in)
+	}
+
+	_, in = read("*** Begin Patch\n*** Update File: a.go\n@@\n-a\n+b\n*** Update File: b.go\n@@\n-c\n+d\n*** Add File: c.go\n+package c\n*** End Patch")
+	if in.Old != "" || len(in.Files) != 3 || len(in.Files[0].Edits) != 1 || in.Files[1].Edits[0] != (edit{"c", "d"}) || len(in.Files[2].Edits) != 0 {
+		t.Errorf("three files: %+v", in)
+	}
+
+	for _, bare := range []string{
+		"--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-a\n+b\n",
+		"*** Begin Patch\n*** End Patch",
+		"",
+	} {
+		tool, _ := read(bare)
+		if tool.Name != "apply_patch" || tool.Kind != canon.KindOther || tool.Origin != canon.OriginCustom || string(tool.Input) != string(tool.NativeInput) {
+			t.Errorf("%q: %s %s %s %s", bare, tool.Name, tool.Kind, tool.Origin, tool.Input)
+		}
+	}
+}
