@@ -55,6 +55,7 @@ type parser struct {
 	tasks   map[string]string                // Agent tool_use id → task (agent) id
 	results map[string]map[string]*agt.Usage // session → model → totals so far
 	model   string
+	said    map[string]bool // sessions whose main stream gave assistant text
 }
 
 // call is the usage of one model call, as the largest of its lines.
@@ -99,6 +100,7 @@ func newParser(live bool, opts agt.Options) *parser {
 		sidechain: map[uint64]string{},
 		tasks:     map[string]string{},
 		results:   map[string]map[string]*agt.Usage{},
+		said:      map[string]bool{},
 		queue:     queues{},
 	}
 }

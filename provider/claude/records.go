@@ -204,6 +204,7 @@ func (c *ctx) assistant() {
 	if c.d.text != nil {
 		ev.Kind, ev.Text = agt.KindAssistant, agt.Raw(c.d.text)
 		c.emit(ev, "text")
+		c.saidText()
 	}
 	for i, b := range c.d.blocks {
 		e := ev
@@ -211,6 +212,7 @@ func (c *ctx) assistant() {
 		switch b.Type {
 		case "text":
 			e.Kind, e.Text = agt.KindAssistant, agt.Raw(b.Text)
+			c.saidText()
 		case "thinking":
 			e.Kind, e.Text = agt.KindReasoning, agt.Raw(b.Thinking)
 		case "redacted_thinking":
@@ -375,6 +377,11 @@ func (c *ctx) result() {
 		Duration  *int64   `json:"duration_ms,omitempty"`
 		API       *int64   `json:"duration_api_ms,omitempty"`
 	}{r.Subtype, r.IsError, r.Errors, r.TotalCost, r.Duration, r.DurationAPI})
+	if a := text(r.Result); a != nil && !r.IsError && !c.p.said[c.session] && a.Str() != "" {
+		// claude -p --output-format json: the answer is only here
+		c.emit(agt.Event{Kind: agt.KindAssistant, Model: c.p.model, Text: a}, "answer")
+		c.saidText()
+	}
 	ev := agt.Event{Kind: agt.KindMeta, Meta: &agt.Meta{Type: "result", Subtype: r.Subtype, Data: data, Outcome: resultOutcome(r)}}
 	if r.IsError {
 		ev.Kind = agt.KindSystem
@@ -384,6 +391,14 @@ func (c *ctx) result() {
 		}
 	}
 	c.emit(ev, "result")
+}
+
+// saidText notes that live output gave assistant text in the session's
+// main stream (its result then repeats it, and gives no message).
+func (c *ctx) saidText() {
+	if c.p.live && (c.stream == "" || c.stream == agt.StreamMain) {
+		c.p.said[c.session] = true
+	}
 }
 
 func (c *ctx) streamEvent() {
