@@ -39,6 +39,11 @@ type parser struct {
 	byDeferred map[string]*call
 	// 1.0.x inline sidechains: hash of record uuid → stream
 	sidechain map[uint64]string
+	// 1.0.x inline sidechains: session NUL prompt → the subagent call
+	// with that prompt, until a sidechain starts with it; session NUL
+	// call id → the agent of the sidechain it started, until its result
+	prompts map[string]string
+	inline  map[string]string
 	// calls without any id, counted to key them apart (see anonKey)
 	anon int
 	// a sidechain file read alone (its unit starts with a sidechain record):
@@ -98,6 +103,8 @@ func newParser(live bool, opts agt.Options) *parser {
 		seed:      maphash.MakeSeed(),
 		mirrored:  map[uint64]struct{}{},
 		sidechain: map[uint64]string{},
+		prompts:   map[string]string{},
+		inline:    map[string]string{},
 		tasks:     map[string]string{},
 		results:   map[string]map[string]*agt.Usage{},
 		said:      map[string]bool{},
