@@ -454,43 +454,92 @@ func checkAgentV(t *testing.T, name string, tr *transcript.Transcript, b []byte)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	var msgs int
-	var got sums
-	for _, c := range export.Convs(tr) {
-		msgs += len(c.Messages)
+	var msgs, calls int
+	var got, want sums
+	id := export.SessionID(tr)
+	for i, c := range export.Convs(tr) {
+		testID, total, cost := id, sumsOf(&tr.Usage), tr.CostUSD
+		if !c.Main() {
+			testID, total, cost = id+"/"+c.Stream, sumsOf(&c.Usage), c.CostUSD
+		}
 		if u, ok := export.Unattributed(&c); ok {
 			got.add(sums{prompt: export.Prompt(&u), output: u.Output, cacheRead: u.CacheRead})
+		}
+		want.add(sumsOf(&c.Usage))
+		if len(rows) < msgs+len(c.Messages) {
+			t.Fatalf("%s: %d rows, more messages", name, len(rows))
+		}
+		conv := rows[msgs : msgs+len(c.Messages)]
+		msgs += len(c.Messages)
+		answer, rowAnswer := "", ""
+		for j, m := range c.Messages {
+			r := conv[j]
+			if m.Role == transcript.RoleAssistant {
+				answer, rowAnswer = export.Text(m.Text), r.Content
+			}
+			if r.SchemaVersion != agentv.Schema || r.MessageIndex != j || r.TestID != testID || r.Target != tr.Provider || r.Source.SessionID != id {
+				t.Errorf("%s: %s row %d: %q %d %q %q", name, c.Stream, j, r.SchemaVersion, r.MessageIndex, r.TestID, r.Target)
+			}
+			if !c.Main() && (r.Metadata["parent_test_id"] != id || (tr.Subagents[i-1].ToolCallID != "" && r.Metadata["tool_call_id"] != tr.Subagents[i-1].ToolCallID)) {
+				t.Errorf("%s: %s row %d: metadata %v", name, c.Stream, j, r.Metadata)
+			}
+			tu := r.TranscriptTokenUsage
+			if total == (sums{}) && (c.Main() && !hasUsage(tr) || !c.Main() && !convHasUsage(&c)) {
+				if tu != nil {
+					t.Errorf("%s: %s row %d: transcript_token_usage %+v for a log without usage", name, c.Stream, j, *tu)
+				}
+			} else if tu == nil || tu.Input != total.prompt || tu.Output != total.output || tu.Cached != total.cacheRead || !sameCost(r.TranscriptCostUSD, cost) {
+				t.Errorf("%s: %s row %d: transcript_token_usage %v, want %+v", name, c.Stream, j, tu, total)
+			}
+			if u := r.TokenUsage; u != nil {
+				got.add(sums{prompt: u.Input, output: u.Output, cacheRead: u.Cached})
+			}
+			for _, tc := range r.ToolCalls {
+				calls++
+				if tc.Tool == "" || tc.Status == "" {
+					t.Errorf("%s: row %d: tool call %+v", name, j, tc)
+				}
+			}
+		}
+		if answer != rowAnswer {
+			t.Errorf("%s: %s: final answer %q, rows give %q", name, c.Stream, rowAnswer, answer)
 		}
 	}
 	if len(rows) != msgs {
 		t.Fatalf("%s: %d rows, %d messages", name, len(rows), msgs)
 	}
-	total := sumsOf(&tr.Usage)
-	var calls int
-	for i, r := range rows {
-		if r.SchemaVersion != agentv.Schema || r.MessageIndex != i || r.TestID != tr.NativeSession || r.Target != tr.Provider || r.Source.SessionID != tr.NativeSession {
-			t.Errorf("%s: row %d: %q %d %q %q", name, i, r.SchemaVersion, r.MessageIndex, r.TestID, r.Target)
-		}
-		if tu := r.TranscriptTokenUsage; tu.Input != total.prompt || tu.Output != total.output || tu.Cached != total.cacheRead || !sameCost(r.TranscriptCostUSD, tr.CostUSD) {
-			t.Errorf("%s: row %d: transcript_token_usage %+v, want %+v", name, i, tu, total)
-		}
-		if u := r.TokenUsage; u != nil {
-			got.add(sums{prompt: u.Input, output: u.Output, cacheRead: u.Cached})
-		}
-		for _, tc := range r.ToolCalls {
-			calls++
-			if tc.Tool == "" || tc.Status == "" {
-				t.Errorf("%s: row %d: tool call %+v", name, i, tc)
-			}
-		}
-	}
-	total.cacheWrite = 0
-	if got != total {
-		t.Errorf("%s: rows sum to %+v, totals %+v", name, got, total)
+	want.cacheWrite = 0
+	if got != want {
+		t.Errorf("%s: rows sum to %+v, totals %+v", name, got, want)
 	}
 	if calls != tr.Counts.ToolCalls {
 		t.Errorf("%s: %d tool calls in rows, %d in the transcript", name, calls, tr.Counts.ToolCalls)
 	}
+}
+
+// convHasUsage is whether a message of c has usage.
+func convHasUsage(c *export.Conv) bool {
+	for _, m := range c.Messages {
+		if m.Usage != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// hasUsage is whether the log of tr gave any usage.
+func hasUsage(tr *transcript.Transcript) bool {
+	if tr.Usage.Input != 0 || tr.Usage.CacheRead != 0 || tr.Usage.CacheWrite != 0 || tr.Usage.Output != 0 || tr.Usage.Reasoning != 0 {
+		return true
+	}
+	for _, c := range export.Convs(tr) {
+		for _, m := range c.Messages {
+			if m.Usage != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // BenchmarkExports renders the golden transcripts in each format.
