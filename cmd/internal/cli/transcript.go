@@ -48,7 +48,8 @@ once (its transcript is kept, with a warning, when those are gone). One run at
 a time writes to DIR; DIR is never read as input. --stream-log raw adds <session>.stream.jsonl (every event) beside
 each transcript, --stream-log summary adds <session>.stream.log (one readable
 line per message, tool call and result). --format atif|otlp|agentv writes each
-session as an ATIF v1.7 trajectory, an OTLP JSON trace (GenAI conventions) or
+session as an ATIF v1.8 trajectory (atif-v1.7: labelled v1.7; a session without
+messages is left out with a warning), an OTLP JSON trace (GenAI conventions) or
 AgentV transcript rows instead, one per line on stdout; with -o the transcript
 is written all the same and the export beside it (<session>.trajectory.json,
 .otlp.jsonl or .agentv.jsonl).
