@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -160,4 +161,41 @@ func TestATIFHarbor(t *testing.T) {
 		}
 	}
 	t.Logf("ATIF: %d documents checked, %d accepted by Harbor's models", checked, accepted)
+}
+
+// TestHarborCheck: harborCheck accepts a document Harbor's models accept
+// and rejects each thing they reject.
+func TestHarborCheck(t *testing.T) {
+	good := `{"schema_version":"ATIF-v1.8","session_id":"s","agent":{"name":"a","version":"1"},"steps":[` +
+		`{"step_id":1,"source":"user","message":"hi"},` +
+		`{"step_id":2,"source":"agent","message":"","tool_calls":[{"tool_call_id":"c1","function_name":"Task","arguments":{}}],` +
+		`"observation":{"results":[{"source_call_id":"c1","content":"done","subagent_trajectory_ref":[{"trajectory_id":"s/sub"}]}]},"metrics":{"prompt_tokens":1}}],` +
+		`"subagent_trajectories":[{"schema_version":"ATIF-v1.8","trajectory_id":"s/sub","agent":{"name":"a","version":"1"},"steps":[{"step_id":1,"source":"agent","message":"x"}]}]}`
+	if err := harborCheck(t, []byte(good)); err != nil {
+		t.Fatalf("a good document: %v", err)
+	}
+	for _, c := range []struct{ what, from, to string }{
+		{"empty steps", `"steps":[{"step_id":1,"source":"agent","message":"x"}]`, `"steps":[]`},
+		{"a field the models do not have", `"session_id":"s",`, `"session_id":"s","tags":[],`},
+		{"a gap in step ids", `{"step_id":2,`, `{"step_id":3,`},
+		{"a tool call twice in a step", `"tool_calls":[{"tool_call_id":"c1","function_name":"Task","arguments":{}}]`, `"tool_calls":[{"tool_call_id":"c1","function_name":"Task","arguments":{}},{"tool_call_id":"c1","function_name":"Task","arguments":{}}]`},
+		{"a result of no call of the step", `"source_call_id":"c1"`, `"source_call_id":"c2"`},
+		{"a reference to no embedded trajectory", `"subagent_trajectory_ref":[{"trajectory_id":"s/sub"}]`, `"subagent_trajectory_ref":[{"trajectory_id":"s/other"}]`},
+		{"a reference without id or path", `"subagent_trajectory_ref":[{"trajectory_id":"s/sub"}]`, `"subagent_trajectory_ref":[{"session_id":"s"}]`},
+		{"an embedded trajectory without id", `"trajectory_id":"s/sub",`, ``},
+		{"tool calls on a user step", `{"step_id":1,"source":"user","message":"hi"}`, `{"step_id":1,"source":"user","message":"hi","tool_calls":[]}`},
+		{"reasoning on a system step", `{"step_id":1,"source":"user","message":"hi"}`, `{"step_id":1,"source":"system","message":"hi","reasoning_content":"r"}`},
+		{"arguments that are not an object", `"arguments":{}`, `"arguments":"x"`},
+		{"a text part without text", `"message":"hi"`, `"message":[{"type":"text"}]`},
+		{"a negative llm_call_count", `"message":"x"}]}]}`, `"message":"x","llm_call_count":-1}]}]}`},
+		{"a bad timestamp", `"message":"hi"}`, `"message":"hi","timestamp":"yesterday"}`},
+	} {
+		bad := strings.Replace(good, c.from, c.to, 1)
+		if bad == good {
+			t.Fatalf("%s: %q not in the document", c.what, c.from)
+		}
+		if err := harborCheck(t, []byte(bad)); err == nil {
+			t.Errorf("%s: accepted", c.what)
+		}
+	}
 }
