@@ -31,13 +31,15 @@ func evalExpected(trs []*transcript.Transcript) []evalExpect {
 	var out []evalExpect
 	for _, tr := range trs {
 		id := export.SessionID(tr)
-		for i, c := range export.Convs(tr) {
+		convs := export.Convs(tr)
+		root := export.Root(convs)
+		for i, c := range convs {
 			if len(c.Messages) == 0 {
 				continue
 			}
 			e := evalExpect{key: tr.Provider + "/" + id, cost: tr.CostUSD}
 			u, has := &tr.Usage, hasUsage(tr)
-			if !c.Main() {
+			if i != root {
 				e.key, e.cost = e.key+"/"+c.Stream, c.CostUSD
 				u, has = &tr.Subagents[i-1].Usage, convHasUsage(&c)
 			}

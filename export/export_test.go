@@ -457,9 +457,11 @@ func checkAgentV(t *testing.T, name string, tr *transcript.Transcript, b []byte)
 	var msgs, calls int
 	var got, want sums
 	id := export.SessionID(tr)
-	for i, c := range export.Convs(tr) {
+	convs := export.Convs(tr)
+	root := export.Root(convs)
+	for i, c := range convs {
 		testID, total, cost := id, sumsOf(&tr.Usage), tr.CostUSD
-		if !c.Main() {
+		if i != root {
 			testID, total, cost = id+"/"+c.Stream, sumsOf(&c.Usage), c.CostUSD
 		}
 		if u, ok := export.Unattributed(&c); ok {
@@ -480,11 +482,11 @@ func checkAgentV(t *testing.T, name string, tr *transcript.Transcript, b []byte)
 			if r.SchemaVersion != agentv.Schema || r.MessageIndex != j || r.TestID != testID || r.Target != tr.Provider || r.Source.SessionID != id {
 				t.Errorf("%s: %s row %d: %q %d %q %q", name, c.Stream, j, r.SchemaVersion, r.MessageIndex, r.TestID, r.Target)
 			}
-			if !c.Main() && (r.Metadata["parent_test_id"] != id || (tr.Subagents[i-1].ToolCallID != "" && r.Metadata["tool_call_id"] != tr.Subagents[i-1].ToolCallID)) {
+			if i != root && (r.Metadata["parent_test_id"] != id || (tr.Subagents[i-1].ToolCallID != "" && r.Metadata["tool_call_id"] != tr.Subagents[i-1].ToolCallID)) {
 				t.Errorf("%s: %s row %d: metadata %v", name, c.Stream, j, r.Metadata)
 			}
 			tu := r.TranscriptTokenUsage
-			if total == (sums{}) && (c.Main() && !hasUsage(tr) || !c.Main() && !convHasUsage(&c)) {
+			if total == (sums{}) && (i == root && !hasUsage(tr) || i != root && !convHasUsage(&c)) {
 				if tu != nil {
 					t.Errorf("%s: %s row %d: transcript_token_usage %+v for a log without usage", name, c.Stream, j, *tu)
 				}

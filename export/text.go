@@ -48,3 +48,16 @@ func ResultText(r agt.Raw) string {
 	}
 	return strings.Join(texts, "\n")
 }
+
+// Root is the index in convs of the conversation that stands for the
+// session: its own, or, when that has no message (a Codex child rollout, a
+// subagent's file read alone), the first subagent's that has one; -1 when
+// no conversation has a message.
+func Root(convs []Conv) int {
+	for i := range convs {
+		if len(convs[i].Messages) > 0 {
+			return i
+		}
+	}
+	return -1
+}

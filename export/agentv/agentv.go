@@ -6,7 +6,10 @@
 // the calls' order): the session's own messages are one transcript
 // (test_id the native session id), each subagent's another, after it
 // (test_id <session>/<stream>, its metadata naming the stream, the parent
-// session and the tool call that started it). A row carries its message's
+// session and the tool call that started it). A session whose own
+// conversation is empty (a Codex child rollout, a subagent's file read
+// alone) has its first subagent's as its transcript (metadata.stream names
+// it). A row carries its message's
 // role, text, tool calls (canonical names, input, output, status, times)
 // and its model call's token usage; transcript_* fields are the
 // transcript's totals (the session's, subagents included, on the session's
@@ -112,10 +115,15 @@ func Rows(t *transcript.Transcript) []Row {
 	src := Source{Kind: "agt", Provider: t.Provider, SessionID: id, Format: t.Format, Model: t.Model, Timestamp: t.StartedAt,
 		GitBranch: t.GitBranch, Cwd: t.Cwd, Version: t.Version}
 	var rows []Row
-	for i, c := range export.Convs(t) {
+	convs := export.Convs(t)
+	root := export.Root(convs)
+	for i, c := range convs {
+		if len(c.Messages) == 0 {
+			continue
+		}
 		testID, total, cost, duration := id, totals(&t.Usage, t.Messages, t.Subagents), t.CostUSD, t.DurationMS
 		md := map[string]any{"stream": c.Stream, "transcript_outcome": t.Outcome}
-		if !c.Main() {
+		if i != root {
 			sub := &t.Subagents[i-1]
 			testID, total, cost, duration = id+"/"+c.Stream, totals(&c.Usage, c.Messages, nil), c.CostUSD, nil
 			md = map[string]any{"stream": c.Stream, "parent_test_id": id, "transcript_outcome": c.Outcome}

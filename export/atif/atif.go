@@ -164,13 +164,7 @@ func write(w io.Writer, t *transcript.Transcript, version string) error {
 // trajectory (its usage stays in the root's final metrics).
 func Of(t *transcript.Transcript, version string) *Trajectory {
 	convs := export.Convs(t)
-	root := -1
-	for i := range convs {
-		if len(convs[i].Messages) > 0 {
-			root = i
-			break
-		}
-	}
+	root := export.Root(convs)
 	if root < 0 {
 		return nil
 	}
