@@ -305,18 +305,26 @@ func steps(c *export.Conv, refs map[string][]Ref) []Step {
 		if s.Source == "agent" {
 			s.ModelName = m.Model
 		}
-		seen := map[string]int{}
+		var seen map[string]int // calls of the step by id, when it has several
+		if len(m.ToolCalls) > 1 {
+			seen = make(map[string]int, len(m.ToolCalls))
+		}
 		for j := range m.ToolCalls {
 			tc := &m.ToolCalls[j]
 			id := tc.ID
 			extra := map[string]any{"native_name": tc.NativeName}
-			if seen[tc.ID]++; seen[tc.ID] > 1 {
-				id = tc.ID + "#" + strconv.Itoa(seen[tc.ID])
+			n := 1
+			if seen != nil {
+				seen[tc.ID]++
+				n = seen[tc.ID]
+			}
+			if n > 1 {
+				id = tc.ID + "#" + strconv.Itoa(n)
 				extra["native_id"] = tc.ID
 			}
 			s.ToolCalls = append(s.ToolCalls, ToolCall{ToolCallID: id, FunctionName: tc.Name, Arguments: arguments(tc.Input), Extra: extra})
 			r := Result{SourceCallID: id}
-			if seen[tc.ID] == 1 {
+			if n == 1 {
 				r.Subagents = refs[tc.ID]
 			}
 			if tc.Status != transcript.StatusUnknown {
