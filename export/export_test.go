@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -22,7 +23,6 @@ import (
 	"github.com/agt-project/agt/export/otlp"
 	"github.com/agt-project/agt/provider/providertest"
 	"github.com/agt-project/agt/transcript"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.opentelemetry.io/collector/pdata/pcommon"
 	"go.opentelemetry.io/collector/pdata/ptrace"
 )
@@ -74,7 +74,7 @@ func render(t *testing.T, f format, trs []*transcript.Transcript, name func(*tra
 	var all bytes.Buffer
 	for _, tr := range trs {
 		var one bytes.Buffer
-		if err := f.write(&one, tr); err != nil {
+		if err := f.write(&one, tr); err != nil && !errors.Is(err, export.ErrNothing) {
 			t.Fatal(err)
 		}
 		f.check(t, name(tr), tr, one.Bytes())
@@ -211,88 +211,107 @@ func sameCost(a, b *float64) bool {
 	return math.Abs(*a-*b) < 1e-9
 }
 
-var (
-	schemaOnce sync.Once
-	schema     *jsonschema.Schema
-	schemaErr  error
-)
-
-func atifSchema(t *testing.T) *jsonschema.Schema {
-	schemaOnce.Do(func() {
-		c := jsonschema.NewCompiler()
-		c.AssertFormat()
-		schema, schemaErr = c.Compile(filepath.Join(providertest.RepoRoot(t), "testdata", "export", "atif-v1.7.schema.json"))
-	})
-	if schemaErr != nil {
-		t.Fatal(schemaErr)
-	}
-	return schema
-}
-
-// checkATIF checks a trajectory against the schema, its final metrics
-// against the transcript's totals, and each conversation's step metrics
-// (with the usage no model call carries) against its totals.
+// checkATIF checks a trajectory as Harbor's models would (harborCheck),
+// its final metrics against the transcript's totals, each conversation
+// with messages (and none other) as one trajectory with its step metrics
+// (with the usage no model call carries) summing to its totals, and each
+// subagent whose starting call is in the session referred to by that
+// call's result.
 func checkATIF(t *testing.T, name string, tr *transcript.Transcript, b []byte) {
 	t.Helper()
+	convs := export.Convs(tr)
+	var msgs int
+	for _, c := range convs {
+		msgs += len(c.Messages)
+	}
+	if msgs == 0 {
+		if len(b) != 0 {
+			t.Errorf("%s: a document for a session without messages", name)
+		}
+		return
+	}
 	if bytes.Count(b, []byte{'\n'}) != 1 || b[len(b)-1] != '\n' {
 		t.Errorf("%s: not one line", name)
 		return
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	if err := atifSchema(t).Validate(doc); err != nil {
-		t.Errorf("%s: %v", name, err)
+	if err := harborCheck(t, b); err != nil {
+		t.Errorf("%s: Harbor would reject it: %v", name, err)
 		return
 	}
 	var got atif.Trajectory
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.SchemaVersion != atif.Version || got.SessionID != tr.NativeSession {
+	if got.SchemaVersion != atif.Version || got.SessionID != export.SessionID(tr) {
 		t.Errorf("%s: schema_version %q, session_id %q", name, got.SchemaVersion, got.SessionID)
-	}
-	convs := export.Convs(tr)
-	if len(got.Subagents) != len(convs)-1 {
-		t.Fatalf("%s: %d subagent trajectories, want %d", name, len(got.Subagents), len(convs)-1)
 	}
 	fm := got.FinalMetrics
 	if s := sumsOf(&tr.Usage); fm.TotalPromptTokens != s.prompt || fm.TotalCompletionTokens != s.output || fm.TotalCachedTokens != s.cacheRead || !sameCost(fm.TotalCostUSD, tr.CostUSD) {
 		t.Errorf("%s: final_metrics %+v, transcript usage %+v cost %v", name, *fm, tr.Usage, tr.CostUSD)
 	}
-	ids := map[string]bool{}
-	for i, c := range convs {
-		traj := &got
-		if i > 0 {
-			traj = &got.Subagents[i-1]
-			if ids[traj.TrajectoryID] {
-				t.Errorf("%s: trajectory_id %q twice", name, traj.TrajectoryID)
+	// the trajectories by stream, and the references of each call
+	rootStream := agt.StreamMain
+	if s, ok := got.Extra["stream"].(string); ok {
+		rootStream = s
+	}
+	byStream := map[string]*atif.Trajectory{rootStream: &got}
+	refs := map[string]string{} // subagent trajectory_id → the call whose result refers to it
+	var walk func(p *atif.Trajectory)
+	walk = func(p *atif.Trajectory) {
+		for _, s := range p.Steps {
+			if s.Observation == nil {
+				continue
 			}
-			ids[traj.TrajectoryID] = true
+			for _, r := range s.Observation.Results {
+				for _, ref := range r.Subagents {
+					refs[ref.TrajectoryID] = r.SourceCallID
+				}
+			}
+		}
+		for i := range p.Subagents {
+			sub := &p.Subagents[i]
+			st, _ := sub.Extra["stream"].(string)
+			if byStream[st] != nil {
+				t.Errorf("%s: stream %q has two trajectories", name, st)
+			}
+			byStream[st] = sub
+			walk(sub)
+		}
+	}
+	walk(&got)
+	calls := map[string]bool{}
+	for _, c := range convs {
+		for _, m := range c.Messages {
+			for _, tc := range m.ToolCalls {
+				calls[tc.ID] = true
+			}
+		}
+	}
+	for i, c := range convs {
+		traj := byStream[c.Stream]
+		if len(c.Messages) == 0 {
+			if traj != nil {
+				t.Errorf("%s: %s: a trajectory without messages", name, c.Stream)
+			}
+			continue
+		}
+		if traj == nil {
+			t.Errorf("%s: %s: no trajectory", name, c.Stream)
+			continue
+		}
+		if traj != &got {
 			if s := sumsOf(&c.Usage); traj.FinalMetrics.TotalPromptTokens != s.prompt || traj.FinalMetrics.TotalCompletionTokens != s.output {
 				t.Errorf("%s: subagent %s final_metrics %+v, usage %+v", name, c.Stream, *traj.FinalMetrics, c.Usage)
+			}
+			if call := tr.Subagents[i-1].ToolCallID; call != "" && calls[call] && refs[traj.TrajectoryID] != call {
+				t.Errorf("%s: subagent %s started by %s: referred to by %q", name, c.Stream, call, refs[traj.TrajectoryID])
 			}
 		}
 		if len(traj.Steps) != len(c.Messages) || traj.FinalMetrics.TotalSteps != len(traj.Steps) {
 			t.Errorf("%s: %s: %d steps (total_steps %d), %d messages", name, c.Stream, len(traj.Steps), traj.FinalMetrics.TotalSteps, len(c.Messages))
 		}
 		var steps sums
-		for j, s := range traj.Steps {
-			if s.StepID != j+1 {
-				t.Errorf("%s: step %d has step_id %d", name, j+1, s.StepID)
-			}
-			calls := map[string]bool{}
-			for _, tc := range s.ToolCalls {
-				calls[tc.ToolCallID] = true
-			}
-			if s.Observation != nil {
-				for _, r := range s.Observation.Results {
-					if !calls[r.SourceCallID] {
-						t.Errorf("%s: step %d: result of %q, not a call of the step", name, s.StepID, r.SourceCallID)
-					}
-				}
-			}
+		for _, s := range traj.Steps {
 			if m := s.Metrics; m != nil {
 				if m.CachedTokens > m.PromptTokens {
 					t.Errorf("%s: step %d: cached_tokens %d > prompt_tokens %d", name, s.StepID, m.CachedTokens, m.PromptTokens)
@@ -444,43 +463,94 @@ func checkAgentV(t *testing.T, name string, tr *transcript.Transcript, b []byte)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	var msgs int
-	var got sums
-	for _, c := range export.Convs(tr) {
-		msgs += len(c.Messages)
+	var msgs, calls int
+	var got, want sums
+	id := export.SessionID(tr)
+	convs := export.Convs(tr)
+	root := export.Root(convs)
+	for i, c := range convs {
+		testID, total, cost := id, sumsOf(&tr.Usage), tr.CostUSD
+		if i != root {
+			testID, total, cost = id+"/"+c.Stream, sumsOf(&c.Usage), c.CostUSD
+		}
 		if u, ok := export.Unattributed(&c); ok {
 			got.add(sums{prompt: export.Prompt(&u), output: u.Output, cacheRead: u.CacheRead})
+		}
+		want.add(sumsOf(&c.Usage))
+		if len(rows) < msgs+len(c.Messages) {
+			t.Fatalf("%s: %d rows, more messages", name, len(rows))
+		}
+		conv := rows[msgs : msgs+len(c.Messages)]
+		msgs += len(c.Messages)
+		answer, rowAnswer := "", ""
+		for j, m := range c.Messages {
+			r := conv[j]
+			if m.Role == transcript.RoleAssistant {
+				answer, rowAnswer = export.Text(m.Text), r.Content
+			}
+			if r.SchemaVersion != agentv.Schema || r.MessageIndex != j || r.TestID != testID || r.Target != tr.Provider || r.Source.SessionID != id {
+				t.Errorf("%s: %s row %d: %q %d %q %q", name, c.Stream, j, r.SchemaVersion, r.MessageIndex, r.TestID, r.Target)
+			}
+			if i != root && (r.Metadata["parent_test_id"] != id || (tr.Subagents[i-1].ToolCallID != "" && r.Metadata["tool_call_id"] != tr.Subagents[i-1].ToolCallID)) {
+				t.Errorf("%s: %s row %d: metadata %v", name, c.Stream, j, r.Metadata)
+			}
+			tu := r.TranscriptTokenUsage
+			if total == (sums{}) && (i == root && !hasUsage(tr) || i != root && !convHasUsage(&c)) {
+				if tu != nil {
+					t.Errorf("%s: %s row %d: transcript_token_usage %+v for a log without usage", name, c.Stream, j, *tu)
+				}
+			} else if tu == nil || tu.Input != total.prompt || tu.Output != total.output || tu.Cached != total.cacheRead || !sameCost(r.TranscriptCostUSD, cost) {
+				t.Errorf("%s: %s row %d: transcript_token_usage %v, want %+v", name, c.Stream, j, tu, total)
+			}
+			if u := r.TokenUsage; u != nil {
+				got.add(sums{prompt: u.Input, output: u.Output, cacheRead: u.Cached})
+			}
+			for _, tc := range r.ToolCalls {
+				calls++
+				if tc.Tool == "" || tc.Status == "" {
+					t.Errorf("%s: row %d: tool call %+v", name, j, tc)
+				}
+			}
+		}
+		if answer != rowAnswer {
+			t.Errorf("%s: %s: final answer %q, rows give %q", name, c.Stream, rowAnswer, answer)
 		}
 	}
 	if len(rows) != msgs {
 		t.Fatalf("%s: %d rows, %d messages", name, len(rows), msgs)
 	}
-	total := sumsOf(&tr.Usage)
-	var calls int
-	for i, r := range rows {
-		if r.SchemaVersion != agentv.Schema || r.MessageIndex != i || r.TestID != tr.NativeSession || r.Target != tr.Provider || r.Source.SessionID != tr.NativeSession {
-			t.Errorf("%s: row %d: %q %d %q %q", name, i, r.SchemaVersion, r.MessageIndex, r.TestID, r.Target)
-		}
-		if tu := r.TranscriptTokenUsage; tu.Input != total.prompt || tu.Output != total.output || tu.Cached != total.cacheRead || !sameCost(r.TranscriptCostUSD, tr.CostUSD) {
-			t.Errorf("%s: row %d: transcript_token_usage %+v, want %+v", name, i, tu, total)
-		}
-		if u := r.TokenUsage; u != nil {
-			got.add(sums{prompt: u.Input, output: u.Output, cacheRead: u.Cached})
-		}
-		for _, tc := range r.ToolCalls {
-			calls++
-			if tc.Tool == "" || tc.Status == "" {
-				t.Errorf("%s: row %d: tool call %+v", name, i, tc)
-			}
-		}
-	}
-	total.cacheWrite = 0
-	if got != total {
-		t.Errorf("%s: rows sum to %+v, totals %+v", name, got, total)
+	want.cacheWrite = 0
+	if got != want {
+		t.Errorf("%s: rows sum to %+v, totals %+v", name, got, want)
 	}
 	if calls != tr.Counts.ToolCalls {
 		t.Errorf("%s: %d tool calls in rows, %d in the transcript", name, calls, tr.Counts.ToolCalls)
 	}
+}
+
+// convHasUsage is whether a message of c has usage.
+func convHasUsage(c *export.Conv) bool {
+	for _, m := range c.Messages {
+		if m.Usage != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// hasUsage is whether the log of tr gave any usage.
+func hasUsage(tr *transcript.Transcript) bool {
+	if tr.Usage.Input != 0 || tr.Usage.CacheRead != 0 || tr.Usage.CacheWrite != 0 || tr.Usage.Output != 0 || tr.Usage.Reasoning != 0 {
+		return true
+	}
+	for _, c := range export.Convs(tr) {
+		for _, m := range c.Messages {
+			if m.Usage != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // BenchmarkExports renders the golden transcripts in each format.

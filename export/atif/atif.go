@@ -1,9 +1,24 @@
 // Package atif renders a consolidated session as an ATIF trajectory
-// (Harbor's Agent Trajectory Interchange Format, v1.7): one JSON document
-// per session, its steps the session's messages (user, agent and system
-// steps; an agent step carries its tool calls, their results as its
-// observation, and the model call's token metrics), its subagents embedded
-// as subagent_trajectories.
+// (Harbor's Agent Trajectory Interchange Format, v1.8 by default, v1.7 on
+// request): one JSON document per session, its steps the session's
+// messages (user, agent and system steps; an agent step carries its tool
+// calls, their results as its observation, and the model call's token
+// metrics), its subagents embedded as subagent_trajectories.
+//
+// The documents are what Harbor's pydantic models accept: never an empty
+// steps (a session without any message has no document: Write returns an
+// error wrapping export.ErrNothing, which the CLI reports on one line; a
+// session whose own conversation is empty but a subagent's is not, such as
+// a Codex child rollout, is that subagent's trajectory, extra.stream naming
+// it); no tool_call_id twice in a step (a repeated one is written
+// <id>#<n>); reasoning, tool calls and metrics on agent steps only. A
+// subagent is embedded in the trajectory of the conversation whose tool
+// call started it (the transcript's subagent tool_call_id), and that
+// call's observation result carries subagent_trajectory_ref with its
+// trajectory_id (<session>/<stream>), a result without content when the
+// call has none; a subagent without a known call is embedded in the root.
+// A tool result is text: a string as it is, content blocks that are all
+// text as their texts joined with newlines, anything else as its JSON.
 //
 // Token counts follow the format: prompt_tokens counts every input token,
 // cached_tokens (those read from a cache) included; tokens written to a
@@ -17,7 +32,9 @@
 package atif
 
 import (
+	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"github.com/agt-project/agt"
@@ -25,8 +42,14 @@ import (
 	"github.com/agt-project/agt/transcript"
 )
 
-// Version is the schema_version written.
-const Version = "ATIF-v1.7"
+// The versions written: Version (the current one, ATIF-v1.8) by default,
+// V17 on request. Harbor reads both with the same models; the documents
+// differ only in their schema_version.
+const (
+	V17     = "ATIF-v1.7"
+	V18     = "ATIF-v1.8"
+	Version = V18
+)
 
 // Ext is the ending of a trajectory file beside a transcript.
 const Ext = ".trajectory.json"
@@ -77,11 +100,17 @@ type Observation struct {
 	Results []Result `json:"results"`
 }
 
-// Result is one tool call's result.
+// Result is one tool call's result, with the subagents the call started.
 type Result struct {
 	SourceCallID string         `json:"source_call_id"`
-	Content      string         `json:"content"`
+	Content      *string        `json:"content,omitempty"`
+	Subagents    []Ref          `json:"subagent_trajectory_ref,omitempty"`
 	Extra        map[string]any `json:"extra,omitempty"`
+}
+
+// Ref is a reference to an embedded subagent trajectory.
+type Ref struct {
+	TrajectoryID string `json:"trajectory_id"`
 }
 
 // Metrics are the token counts and cost of one model call.
@@ -110,39 +139,127 @@ var sources = map[string]string{
 	transcript.RoleSystem:    "system",
 }
 
-// Write writes t as one ATIF document on one line.
-func Write(w io.Writer, t *transcript.Transcript) error {
-	return export.WriteJSON(w, Of(t))
+// Write writes t as one ATIF document (the current version) on one line;
+// a session with no message gives an error wrapping export.ErrNothing.
+func Write(w io.Writer, t *transcript.Transcript) error { return write(w, t, Version) }
+
+// WriteV17 is Write labelled ATIF-v1.7.
+func WriteV17(w io.Writer, t *transcript.Transcript) error { return write(w, t, V17) }
+
+func write(w io.Writer, t *transcript.Transcript, version string) error {
+	tr := Of(t, version)
+	if tr == nil {
+		return fmt.Errorf("session %s: %w", export.SessionID(t), export.ErrNothing)
+	}
+	return export.WriteJSON(w, tr)
 }
 
-// Of is the trajectory of t.
-func Of(t *transcript.Transcript) *Trajectory {
+// Of is the trajectory of t labelled version, or nil when no conversation
+// of t has a message. The root is the session's own conversation, or, when
+// it has no message (a Codex child rollout, a subagent's file read alone),
+// its first subagent's that has one. A subagent is embedded in the
+// trajectory of the conversation whose tool call started it, and the
+// result of that call refers to it; one whose call is not found is
+// embedded in the root. A conversation without a message has no
+// trajectory (its usage stays in the root's final metrics).
+func Of(t *transcript.Transcript, version string) *Trajectory {
 	convs := export.Convs(t)
+	root := export.Root(convs)
+	if root < 0 {
+		return nil
+	}
+	id := export.SessionID(t)
+	// where each tool call is: call id → conversation
+	at := map[string]int{}
+	for i := range convs {
+		for _, m := range convs[i].Messages {
+			for _, tc := range m.ToolCalls {
+				if _, ok := at[tc.ID]; !ok && tc.ID != "" {
+					at[tc.ID] = i
+				}
+			}
+		}
+	}
+	children := make([][]int, len(convs))
+	refs := make([]map[string][]Ref, len(convs)) // per conversation: call id → subagents it started
+	for i := 1; i < len(convs); i++ {
+		if i == root || len(convs[i].Messages) == 0 {
+			continue
+		}
+		parent := root
+		if call := t.Subagents[i-1].ToolCallID; call != "" {
+			if p, ok := at[call]; ok && p != i {
+				parent = p
+				if refs[p] == nil {
+					refs[p] = map[string][]Ref{}
+				}
+				refs[p][call] = append(refs[p][call], Ref{TrajectoryID: trajectoryID(id, &convs[i])})
+			}
+		}
+		children[parent] = append(children[parent], i)
+	}
+	// a parent that is itself unreachable from the root (a cycle of
+	// subagents each started by the other's call) is attached to the root
+	reach := make([]bool, len(convs))
+	var mark func(int)
+	mark = func(i int) {
+		reach[i] = true
+		for _, c := range children[i] {
+			if !reach[c] {
+				mark(c)
+			}
+		}
+	}
+	mark(root)
+	for i := range convs {
+		if i != root && len(convs[i].Messages) > 0 && !reach[i] {
+			children[root] = append(children[root], i)
+			mark(i)
+		}
+	}
 	agent := Agent{Name: export.Agent(t.Provider), Version: t.Version}
 	if agent.Version == "" {
 		agent.Version = "unknown"
 	}
-	id := export.SessionID(t)
-	tr := trajectory(&convs[0], agent, &t.Usage, t.CostUSD)
+	var build func(i int) Trajectory
+	build = func(i int) Trajectory {
+		c := &convs[i]
+		u, cost := &c.Usage, c.CostUSD
+		if i == root {
+			u, cost = &t.Usage, t.CostUSD
+		}
+		tr := trajectory(c, agent, u, cost, version, refs[i])
+		if i != root {
+			tr.TrajectoryID = trajectoryID(id, c)
+			tr.Extra = map[string]any{"stream": c.Stream, "outcome": c.Outcome}
+			if call := t.Subagents[i-1].ToolCallID; call != "" {
+				tr.Extra["tool_call_id"] = call
+			}
+		}
+		for _, ch := range children[i] {
+			tr.Subagents = append(tr.Subagents, build(ch))
+		}
+		return tr
+	}
+	tr := build(root)
 	tr.SessionID = id
-	tr.Extra = map[string]any{"agt_session": t.Session, "provider": t.Provider, "format": t.Format, "outcome": convs[0].Outcome}
-	for i := range convs[1:] {
-		c := &convs[1+i]
-		sub := trajectory(c, agent, &c.Usage, c.CostUSD)
-		sub.TrajectoryID = id + "/" + c.Stream
-		sub.Extra = map[string]any{"stream": c.Stream, "outcome": c.Outcome}
-		tr.Subagents = append(tr.Subagents, sub)
+	tr.Extra = map[string]any{"agt_session": t.Session, "provider": t.Provider, "format": t.Format, "outcome": t.Outcome}
+	if root != 0 {
+		tr.Extra["stream"] = convs[root].Stream
 	}
 	return &tr
 }
 
+// trajectoryID is the trajectory_id of a subagent's conversation.
+func trajectoryID(session string, c *export.Conv) string { return session + "/" + c.Stream }
+
 // trajectory is the trajectory of one conversation run by agent, its final
 // metrics the totals u and cost (the session's, subagents included, for the
-// main conversation).
-func trajectory(c *export.Conv, agent Agent, u *agt.Usage, cost *float64) Trajectory {
+// root); refs are the subagents its tool calls started.
+func trajectory(c *export.Conv, agent Agent, u *agt.Usage, cost *float64, version string, refs map[string][]Ref) Trajectory {
 	agent.ModelName = c.Model
-	s := steps(c)
-	return Trajectory{SchemaVersion: Version, Agent: agent, Steps: s, FinalMetrics: &FinalMetrics{
+	s := steps(c, refs)
+	return Trajectory{SchemaVersion: version, Agent: agent, Steps: s, FinalMetrics: &FinalMetrics{
 		TotalPromptTokens:     export.Prompt(u),
 		TotalCompletionTokens: u.Output,
 		TotalCachedTokens:     u.CacheRead,
@@ -152,23 +269,21 @@ func trajectory(c *export.Conv, agent Agent, u *agt.Usage, cost *float64) Trajec
 	}}
 }
 
-// steps are the steps of one conversation, numbered from 1.
-func steps(c *export.Conv) []Step {
+// steps are the steps of one conversation, numbered from 1. A call whose
+// id the step already has (Harbor rejects a tool_call_id twice in a step)
+// is written as <id>#<n>, its native id in extra.
+func steps(c *export.Conv, refs map[string][]Ref) []Step {
 	out := make([]Step, 0, len(c.Messages))
 	for i := range c.Messages {
 		m := &c.Messages[i]
 		s := Step{
-			StepID:           len(out) + 1,
-			Timestamp:        timestamp(m.TS),
-			Source:           sources[m.Role],
-			Message:          export.Text(m.Text),
-			ReasoningContent: export.Text(m.Reasoning),
+			StepID:    len(out) + 1,
+			Timestamp: timestamp(m.TS),
+			Source:    sources[m.Role],
+			Message:   export.Text(m.Text),
 		}
 		if s.Source == "" {
 			s.Source = "system"
-		}
-		if s.Source == "agent" {
-			s.ModelName = m.Model
 		}
 		switch m.Kind {
 		case transcript.KindCompaction:
@@ -177,19 +292,53 @@ func steps(c *export.Conv) []Step {
 		default:
 			s.Extra = map[string]any{"kind": m.Kind}
 		}
+		if r := export.Text(m.Reasoning); r != "" {
+			if s.Source == "agent" {
+				s.ReasoningContent = r
+			} else { // agent steps only, in Harbor's models
+				if s.Extra == nil {
+					s.Extra = map[string]any{}
+				}
+				s.Extra["reasoning_content"] = r
+			}
+		}
+		if s.Source == "agent" {
+			s.ModelName = m.Model
+		}
+		var seen map[string]int // calls of the step by id, when it has several
+		if len(m.ToolCalls) > 1 {
+			seen = make(map[string]int, len(m.ToolCalls))
+		}
 		for j := range m.ToolCalls {
 			tc := &m.ToolCalls[j]
-			s.ToolCalls = append(s.ToolCalls, ToolCall{ToolCallID: tc.ID, FunctionName: tc.Name, Arguments: arguments(tc.Input),
-				Extra: map[string]any{"native_name": tc.NativeName}})
-			if tc.Status == transcript.StatusUnknown {
-				continue
+			id := tc.ID
+			extra := map[string]any{"native_name": tc.NativeName}
+			n := 1
+			if seen != nil {
+				seen[tc.ID]++
+				n = seen[tc.ID]
+			}
+			if n > 1 {
+				id = tc.ID + "#" + strconv.Itoa(n)
+				extra["native_id"] = tc.ID
+			}
+			s.ToolCalls = append(s.ToolCalls, ToolCall{ToolCallID: id, FunctionName: tc.Name, Arguments: arguments(tc.Input), Extra: extra})
+			r := Result{SourceCallID: id}
+			if n == 1 {
+				r.Subagents = refs[tc.ID]
+			}
+			if tc.Status != transcript.StatusUnknown {
+				content := export.ResultText(tc.Output)
+				r.Content = &content
+				r.Extra = map[string]any{"status": tc.Status}
+				if tc.ExitCode != nil {
+					r.Extra["exit_code"] = *tc.ExitCode
+				}
+			} else if r.Subagents == nil {
+				continue // no result, no subagent: no observation entry
 			}
 			if s.Observation == nil {
 				s.Observation = &Observation{}
-			}
-			r := Result{SourceCallID: tc.ID, Content: export.Text(tc.Output), Extra: map[string]any{"status": tc.Status}}
-			if tc.ExitCode != nil {
-				r.Extra["exit_code"] = *tc.ExitCode
 			}
 			s.Observation.Results = append(s.Observation.Results, r)
 		}

@@ -75,7 +75,7 @@ func (p *pending) attrs(tr *trace) []KV {
 	if len(p.results) > 0 {
 		tool := message{Role: "tool"}
 		for _, tc := range p.results {
-			r := export.Text(tc.Output)
+			r := export.ResultText(tc.Output)
 			tool.Parts = append(tool.Parts, part{Type: "tool_call_response", ID: tc.ID, Response: &r})
 		}
 		in = append(in, tool)

@@ -478,7 +478,7 @@ func (tr *trace) tool(tc *transcript.ToolCall, from, to int64, parent, place str
 			attrs = append(attrs, str("gen_ai.tool.call.arguments", string(tc.Input)))
 		}
 		if len(tc.Output) > 0 {
-			attrs = append(attrs, str("gen_ai.tool.call.result", export.Text(tc.Output)))
+			attrs = append(attrs, str("gen_ai.tool.call.result", export.ResultText(tc.Output)))
 		}
 	}
 	attrs = append(attrs, str("agt.tool.native_name", tc.NativeName), str("agt.tool.status", tc.Status))
@@ -490,7 +490,7 @@ func (tr *trace) tool(tc *transcript.ToolCall, from, to int64, parent, place str
 		attrs = append(attrs, str("error.type", "tool_error"))
 		st = &Status{Code: statusError}
 		if !tr.o.NoContent {
-			st.Message = firstLine(export.Text(tc.Output))
+			st.Message = firstLine(export.ResultText(tc.Output))
 		}
 	}
 	tr.add(Span{SpanID: tr.spanID(place), ParentSpanID: parent, Name: "execute_tool " + tc.Name, Kind: kindInternal, Attributes: attrs, Status: st}, from, to)

@@ -279,3 +279,32 @@ func TestLineage(t *testing.T) {
 		}
 	}
 }
+
+// TestInlineSidechainLink reads a 1.0.x session whose subagent runs inline
+// (isSidechain records without agentId, the first one's text the Task
+// call's prompt): the Task result names the sidechain's agent, so that the
+// transcript links the subagent to the call that started it.
+func TestInlineSidechainLink(t *testing.T) {
+	sid := "5c0375b4-0000-4000-8000-000000000002"
+	head := `{"userType":"external","cwd":"/w","sessionId":"` + sid + `","version":"1.0.51","timestamp":"2025-07-01T00:00:0`
+	lines := []string{
+		head + `1.000Z","parentUuid":null,"isSidechain":false,"type":"user","uuid":"u1","message":{"role":"user","content":"look at the files"}}`,
+		head + `2.000Z","parentUuid":"u1","isSidechain":false,"type":"assistant","uuid":"a1","requestId":"r1","message":{"id":"m1","role":"assistant","model":"claude-sonnet-4","content":[{"type":"tool_use","id":"toolu_task1","name":"Task","input":{"description":"files","prompt":"List the files in /w."}}],"usage":{"input_tokens":2,"output_tokens":3}}}`,
+		head + `3.000Z","parentUuid":null,"isSidechain":true,"type":"user","uuid":"6340ddef-0000-4000-8000-000000000003","message":{"role":"user","content":"List the files in /w."}}`,
+		head + `4.000Z","parentUuid":"6340ddef-0000-4000-8000-000000000003","isSidechain":true,"type":"assistant","uuid":"s2","requestId":"r2","message":{"id":"m2","role":"assistant","model":"claude-sonnet-4","content":[{"type":"text","text":"a.txt"}],"usage":{"input_tokens":2,"output_tokens":3}}}`,
+		head + `5.000Z","parentUuid":"a1","isSidechain":false,"type":"user","uuid":"u2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_task1","content":[{"type":"text","text":"a.txt"}]}]}}`,
+	}
+	f := filepath.Join(t.TempDir(), sid+".jsonl")
+	write(t, f, strings.Join(lines, "\n")+"\n")
+	var link string
+	streams := map[string]bool{}
+	for _, ev := range providertest.Events(t, providertest.ParseClean(t, provider.Config{}, f)) {
+		streams[ev.Stream] = true
+		if ev.Kind == agt.KindToolResult && ev.Meta != nil {
+			link = ev.Meta.Agent
+		}
+	}
+	if !streams["sidechain:6340ddef"] || link != "6340ddef" {
+		t.Errorf("streams %v, Task result names agent %q, want 6340ddef", streams, link)
+	}
+}

@@ -46,3 +46,36 @@ func TestSessionOutcomes(t *testing.T) {
 		t.Errorf("signals\n got  %q\n want %q", got, want)
 	}
 }
+
+// TestResultAnswer reads `claude -p --output-format json` (one result
+// record, the answer only in its result field): the answer is an
+// assistant message; in stream-json, where assistant records carry the
+// answer already, the result gives no second one.
+func TestResultAnswer(t *testing.T) {
+	result := `{"type":"result","subtype":"success","is_error":false,"duration_ms":293,"num_turns":1,"result":"Done: created hello.txt.","session_id":"bbf5e67c-0000-4000-8000-000000000001","total_cost_usd":0.01,"usage":{"input_tokens":5,"output_tokens":2}}`
+	dir := t.TempDir()
+	one := filepath.Join(dir, "one.json")
+	write(t, one, result+"\n")
+	var texts []string
+	for _, ev := range providertest.Events(t, providertest.ParseClean(t, provider.Config{}, one)) {
+		if ev.Kind == agt.KindAssistant {
+			texts = append(texts, ev.Text.Str())
+		}
+	}
+	if len(texts) != 1 || texts[0] != "Done: created hello.txt." {
+		t.Errorf("json result: assistant texts %q, want the answer once", texts)
+	}
+	stream := filepath.Join(dir, "stream.jsonl")
+	write(t, stream, `{"type":"system","subtype":"init","session_id":"bbf5e67c-0000-4000-8000-000000000001","model":"claude-sonnet-4-5"}`+"\n"+
+		`{"type":"assistant","session_id":"bbf5e67c-0000-4000-8000-000000000001","message":{"id":"m1","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"Done: created hello.txt."}],"usage":{"input_tokens":5,"output_tokens":2}}}`+"\n"+
+		result+"\n")
+	texts = nil
+	for _, ev := range providertest.Events(t, providertest.ParseClean(t, provider.Config{}, stream)) {
+		if ev.Kind == agt.KindAssistant {
+			texts = append(texts, ev.Text.Str())
+		}
+	}
+	if len(texts) != 1 {
+		t.Errorf("stream-json: assistant texts %q, want the answer once", texts)
+	}
+}

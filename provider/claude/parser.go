@@ -39,6 +39,11 @@ type parser struct {
 	byDeferred map[string]*call
 	// 1.0.x inline sidechains: hash of record uuid → stream
 	sidechain map[uint64]string
+	// 1.0.x inline sidechains: session NUL prompt → the subagent call
+	// with that prompt, until a sidechain starts with it; session NUL
+	// call id → the agent of the sidechain it started, until its result
+	prompts map[string]string
+	inline  map[string]string
 	// calls without any id, counted to key them apart (see anonKey)
 	anon int
 	// a sidechain file read alone (its unit starts with a sidechain record):
@@ -55,6 +60,7 @@ type parser struct {
 	tasks   map[string]string                // Agent tool_use id → task (agent) id
 	results map[string]map[string]*agt.Usage // session → model → totals so far
 	model   string
+	said    map[string]bool // sessions whose main stream gave assistant text
 }
 
 // call is the usage of one model call, as the largest of its lines.
@@ -97,8 +103,11 @@ func newParser(live bool, opts agt.Options) *parser {
 		seed:      maphash.MakeSeed(),
 		mirrored:  map[uint64]struct{}{},
 		sidechain: map[uint64]string{},
+		prompts:   map[string]string{},
+		inline:    map[string]string{},
 		tasks:     map[string]string{},
 		results:   map[string]map[string]*agt.Usage{},
+		said:      map[string]bool{},
 		queue:     queues{},
 	}
 }

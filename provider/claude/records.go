@@ -3,6 +3,7 @@ package claude
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -204,6 +205,7 @@ func (c *ctx) assistant() {
 	if c.d.text != nil {
 		ev.Kind, ev.Text = agt.KindAssistant, agt.Raw(c.d.text)
 		c.emit(ev, "text")
+		c.saidText()
 	}
 	for i, b := range c.d.blocks {
 		e := ev
@@ -211,6 +213,7 @@ func (c *ctx) assistant() {
 		switch b.Type {
 		case "text":
 			e.Kind, e.Text = agt.KindAssistant, agt.Raw(b.Text)
+			c.saidText()
 		case "thinking":
 			e.Kind, e.Text = agt.KindReasoning, agt.Raw(b.Thinking)
 		case "redacted_thinking":
@@ -226,6 +229,7 @@ func (c *ctx) assistant() {
 			id := c.emit(e, suffix)
 			if b.ID != "" {
 				c.p.calls[c.session+"\x00"+b.ID] = id
+				c.notePrompt(b)
 			}
 			continue
 		case "web_search_tool_result", "web_fetch_tool_result", "mcp_tool_result", "code_execution_tool_result":
@@ -240,6 +244,7 @@ func (c *ctx) assistant() {
 
 func (c *ctx) user() {
 	defer c.p.queue.settle(c)
+	c.linkInline()
 	if c.d.text != nil {
 		if c.p.queue.repeats(c, agt.Raw(c.d.text)) {
 			c.meta("user", "queued", nil)
@@ -317,8 +322,13 @@ func (c *ctx) toolResult(b block, suffix string) {
 		res.ExitCode = exitCode(agt.Raw(b.Content))
 	}
 	ev := agt.Event{Kind: agt.KindToolResult, Result: res}
-	if c.d.agentLink != "" {
-		ev.Meta = &agt.Meta{Type: "tool_result", Agent: c.d.agentLink}
+	link := c.d.agentLink
+	if k := c.session + "\x00" + b.ToolUseID; link == "" && b.ToolUseID != "" {
+		link = c.p.inline[k]
+		delete(c.p.inline, k)
+	}
+	if link != "" {
+		ev.Meta = &agt.Meta{Type: "tool_result", Agent: link}
 	}
 	c.emit(ev, suffix)
 }
@@ -375,6 +385,11 @@ func (c *ctx) result() {
 		Duration  *int64   `json:"duration_ms,omitempty"`
 		API       *int64   `json:"duration_api_ms,omitempty"`
 	}{r.Subtype, r.IsError, r.Errors, r.TotalCost, r.Duration, r.DurationAPI})
+	if a := text(r.Result); a != nil && !r.IsError && !c.p.said[c.session] && a.Str() != "" {
+		// claude -p --output-format json: the answer is only here
+		c.emit(agt.Event{Kind: agt.KindAssistant, Model: c.p.model, Text: a}, "answer")
+		c.saidText()
+	}
 	ev := agt.Event{Kind: agt.KindMeta, Meta: &agt.Meta{Type: "result", Subtype: r.Subtype, Data: data, Outcome: resultOutcome(r)}}
 	if r.IsError {
 		ev.Kind = agt.KindSystem
@@ -384,6 +399,47 @@ func (c *ctx) result() {
 		}
 	}
 	c.emit(ev, "result")
+}
+
+// subagentTools are the tools that start a subagent with a prompt.
+var subagentTools = map[string]bool{"Task": true, "Agent": true}
+
+// notePrompt notes the prompt of a session log's subagent call (b), until
+// an inline sidechain starts with it (linkInline).
+func (c *ctx) notePrompt(b block) {
+	if c.p.live || !subagentTools[b.Name] {
+		return
+	}
+	var in struct {
+		Prompt string `json:"prompt"`
+	}
+	if json.Unmarshal(b.Input, &in) == nil && in.Prompt != "" {
+		c.p.prompts[c.session+"\x00"+in.Prompt] = b.ID
+	}
+}
+
+// linkInline links a 1.0.x inline sidechain (isSidechain records without
+// agentId) to the call that started it: its first record is the prompt of
+// a subagent call; the call's result then names the sidechain's agent, as
+// toolUseResult.agentId does in later versions.
+func (c *ctx) linkInline() {
+	r := &c.d.rec
+	if c.p.live || !r.IsSidechain || r.AgentID != "" || r.ParentUUID != nil || c.d.text == nil {
+		return
+	}
+	k := c.session + "\x00" + agt.Raw(c.d.text).Str()
+	if call, ok := c.p.prompts[k]; ok {
+		delete(c.p.prompts, k)
+		c.p.inline[c.session+"\x00"+call] = strings.TrimPrefix(c.stream, "sidechain:")
+	}
+}
+
+// saidText notes that live output gave assistant text in the session's
+// main stream (its result then repeats it, and gives no message).
+func (c *ctx) saidText() {
+	if c.p.live && (c.stream == "" || c.stream == agt.StreamMain) {
+		c.p.said[c.session] = true
+	}
 }
 
 func (c *ctx) streamEvent() {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/export"
 	"github.com/agt-project/agt/export/agentv"
 	"github.com/agt-project/agt/export/atif"
 	"github.com/agt-project/agt/export/otlp"
@@ -48,7 +49,8 @@ once (its transcript is kept, with a warning, when those are gone). One run at
 a time writes to DIR; DIR is never read as input. --stream-log raw adds <session>.stream.jsonl (every event) beside
 each transcript, --stream-log summary adds <session>.stream.log (one readable
 line per message, tool call and result). --format atif|otlp|agentv writes each
-session as an ATIF v1.7 trajectory, an OTLP JSON trace (GenAI conventions) or
+session as an ATIF v1.8 trajectory (atif-v1.7: labelled v1.7; a session without
+messages is left out with a warning), an OTLP JSON trace (GenAI conventions) or
 AgentV transcript rows instead, one per line on stdout; with -o the transcript
 is written all the same and the export beside it (<session>.trajectory.json,
 .otlp.jsonl or .agentv.jsonl).
@@ -70,7 +72,7 @@ be read, the output could not be written, or a data error under --strict,
 	app.ArgsUsage = "[PATH...]"
 	app.Flags = append(inputFlags(),
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write `DIR`/<provider>/<session>.transcript.jsonl files instead of stdout", TakesFile: true},
-		&cli.StringFlag{Name: "format", Value: "agt", Usage: "write sessions as `FMT`: agt (agt.transcript/1), atif (ATIF v1.7 trajectories), otlp (OTLP JSON traces, GenAI conventions) or agentv (AgentV transcript rows); with -o beside each transcript"},
+		&cli.StringFlag{Name: "format", Value: "agt", Usage: "write sessions as `FMT`: agt (agt.transcript/1), atif (ATIF v1.8 trajectories; atif-v1.7 labels them v1.7), otlp (OTLP JSON traces, GenAI conventions) or agentv (AgentV transcript rows); with -o beside each transcript"},
 		&cli.BoolFlag{Name: "force", Usage: "with -o: convert inputs even when their output is up to date"},
 		&cli.StringFlag{Name: "stream-log", Value: transcript.LogOff, Usage: "with -o: also write a stream log beside each transcript, `MODE`: false, raw (every event) or summary (readable lines); default $AGT_STREAM_LOG, which only -o runs read"},
 		&cli.StringFlag{Name: "log-format", Usage: "deprecated spelling of --stream-log (json = raw)", Hidden: true},
@@ -85,11 +87,12 @@ be read, the output could not be written, or a data error under --strict,
 		out := c.String("output")
 		format, ok := formats[c.String("format")]
 		if !ok {
-			return Usagef("--format %q: want agt, atif, otlp or agentv", c.String("format"))
+			return Usagef("--format %q: want agt, atif, atif-v1.7, otlp or agentv", c.String("format"))
 		}
 		if format, err = exportOptions(c, format); err != nil {
 			return err
 		}
+		format.Write = leaveOut(format.Write, warner(c, io))
 		mode, err := streamLogMode(c, io, out != "")
 		if err != nil {
 			return err
@@ -205,10 +208,24 @@ be read, the output could not be written, or a data error under --strict,
 // and the ending of the file written beside its transcript with -o (none:
 // the transcript alone).
 var formats = map[string]transcript.Export{
-	"agt":    {Write: transcript.WriteJSON},
-	"atif":   {Ext: atif.Ext, Write: atif.Write},
-	"otlp":   {Ext: otlp.Ext, Write: otlp.Write},
-	"agentv": {Ext: agentv.Ext, Write: agentv.Write},
+	"agt":       {Write: transcript.WriteJSON},
+	"atif":      {Ext: atif.Ext, Write: atif.Write},
+	"atif-v1.7": {Ext: atif.Ext, Write: atif.WriteV17},
+	"otlp":      {Ext: otlp.Ext, Write: otlp.Write},
+	"agentv":    {Ext: agentv.Ext, Write: agentv.Write},
+}
+
+// leaveOut is write, but a session the format has nothing to show for
+// (export.ErrNothing) is left out with a warning instead of failing the run.
+func leaveOut(write func(goio.Writer, *transcript.Transcript) error, warn func(string)) func(goio.Writer, *transcript.Transcript) error {
+	return func(w goio.Writer, t *transcript.Transcript) error {
+		err := write(w, t)
+		if errors.Is(err, export.ErrNothing) {
+			warn(err.Error())
+			return nil
+		}
+		return err
+	}
 }
 
 // runSalt is what, beside the inputs, decides the files of a run: the

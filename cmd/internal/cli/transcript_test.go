@@ -104,7 +104,7 @@ func TestTranscriptFlags(t *testing.T) {
 		{"bad stream log", []string{"--stream-log", "verbose", "-o", t.TempDir(), f}, 2, `--stream-log "verbose"`},
 		{"stream log needs -o", []string{"--stream-log", "raw", f}, 2, "needs -o DIR"},
 		{"bad --to", []string{"--to", "vim", f}, 2, `--to "vim"`},
-		{"bad --format", []string{"--format", "xml", f}, 2, `--format "xml": want agt, atif, otlp or agentv`},
+		{"bad --format", []string{"--format", "xml", f}, 2, `--format "xml": want agt, atif, atif-v1.7, otlp or agentv`},
 		{"unwritable -o", []string{"-o", f + "/out", f}, 1, "not a directory"},
 	}
 	for _, c := range cases {
@@ -128,8 +128,11 @@ func TestTranscriptFormatDir(t *testing.T) {
 	out := t.TempDir()
 	base := filepath.Join(out, "claude", "7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9")
 	code, stdout, _ := runCode(t, Transcript, nil, "--format", "atif", claude)
-	if code != 0 || !strings.HasPrefix(stdout, `{"schema_version":"ATIF-v1.7"`) {
+	if code != 0 || !strings.HasPrefix(stdout, `{"schema_version":"ATIF-v1.8"`) {
 		t.Fatalf("stdout: exit %d, %.80s", code, stdout)
+	}
+	if code, v17, _ := runCode(t, Transcript, nil, "--format", "atif-v1.7", claude); code != 0 || v17 != strings.Replace(stdout, "ATIF-v1.8", "ATIF-v1.7", -1) {
+		t.Errorf("--format atif-v1.7: exit %d, %.80s", code, v17)
 	}
 	code, _, stderr := runCode(t, Transcript, nil, "-o", out, "--format", "atif", claude)
 	if code != 0 || !strings.Contains(stderr, "1 sessions, 0 inputs skipped") {
@@ -163,6 +166,24 @@ func TestTranscriptFormatDir(t *testing.T) {
 		if _, err := os.Stat(base + s.file); err != nil {
 			t.Errorf("%s: %v", s.what, err)
 		}
+	}
+}
+
+// TestTranscriptATIFLeftOut: a session without any message has no ATIF
+// document (Harbor's models want a step); it is left out with one line on
+// stderr, and the run goes on.
+func TestTranscriptATIFLeftOut(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "5d1881df-0000-4000-8000-000000000004.jsonl")
+	os.WriteFile(empty, []byte(`{"type":"permission-mode","permissionMode":"default","sessionId":"5d1881df-0000-4000-8000-000000000004"}`+"\n"), 0o644)
+	claude := testdataFile(t, "claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl")
+	code, stdout, stderr := runCode(t, Transcript, nil, "--format", "atif", empty, claude)
+	if code != 0 || strings.Count(stdout, "\n") != 1 || strings.Count(stderr, "\n") != 1 ||
+		!strings.Contains(stderr, "session 5d1881df-0000-4000-8000-000000000004: nothing to show") {
+		t.Errorf("exit %d, %d documents, stderr %q", code, strings.Count(stdout, "\n"), stderr)
+	}
+	if _, _, stderr := runCode(t, Transcript, nil, "-q", "--format", "atif", empty); stderr != "" {
+		t.Errorf("-q: stderr %q", stderr)
 	}
 }
 
