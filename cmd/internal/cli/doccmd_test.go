@@ -118,6 +118,7 @@ var docNotRun = map[string]string{
 	"curl ":              "posts to a running Collector: TestCollector (export) posts every corpus export to one",
 	"tools/otelcol":      "builds the Collector from its own module: .ci/run does, for TestCollector",
 	"go test ":           "runs a test of the suite, from the repository",
+	"agentv eval ":       "needs AgentV and an eval file: TestAgentVEval (export) runs agentv eval --transcript over every corpus folder",
 	"--completion bash)": "defines the completion in the shell that runs it; TestDocs parses the script",
 }
 
