@@ -30,6 +30,10 @@ type builder struct {
 	// agent (meta.agent): the call that started the subagent
 	startedBy map[string]string
 	cut       string // the message of the last event when it is an error event (an unreadable line)
+	// the provisional calls not settled yet (stream NUL message id): a
+	// later usage event of the call that is not provisional settles one, a
+	// run-scope usage event settles them all
+	unsettled map[string]bool
 }
 
 type callRef struct {
@@ -400,6 +404,7 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 		return
 	}
 	c.usage.Add(u)
+	b.provisional(ev)
 	b.model(c, ev.Model)
 	if u.ContextWindow > b.t.ContextWindow { // run totals name their window too
 		b.t.ContextWindow = u.ContextWindow
@@ -439,6 +444,22 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 	m.Usage.Add(&mu)
 	if m.Model == "" {
 		m.Model = b.name(ev.Model)
+	}
+}
+
+// provisional follows which calls' usage is still provisional.
+func (b *builder) provisional(ev *agt.Event) {
+	u := ev.Usage
+	switch {
+	case u.Scope == agt.ScopeRun:
+		clear(b.unsettled)
+	case u.Provisional:
+		if b.unsettled == nil {
+			b.unsettled = map[string]bool{}
+		}
+		b.unsettled[ev.Stream+"\x00"+u.MessageID] = true
+	case len(b.unsettled) > 0:
+		delete(b.unsettled, ev.Stream+"\x00"+u.MessageID)
 	}
 }
 
@@ -597,6 +618,15 @@ func (b *builder) transcript() *Transcript {
 	t.Outcome.Errors = errs
 	if b.cut != "" {
 		t.Outcome.Status, t.Outcome.Reason = agt.OutcomeTruncated, "the log's last line could not be read: "+b.cut
+	}
+	// usage still provisional at the end: the run stopped before the
+	// figures that settle it (Claude's result line), so it did not end on
+	// its own (an unreadable last line still says truncated)
+	if len(b.unsettled) > 0 {
+		t.Usage.Provisional = true
+		if st := t.Outcome.Status; st == agt.OutcomeUnknown || st == agt.OutcomeTruncated && b.cut == "" {
+			t.Outcome.Status, t.Outcome.Reason = agt.OutcomeInterrupted, "the run ended before its final usage"
+		}
 	}
 	t.CostUSD, t.Usage.CostUSD = t.Usage.CostUSD, nil
 	t.NativeCostUSD, t.Usage.NativeCostUSD = t.Usage.NativeCostUSD, nil

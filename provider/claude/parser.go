@@ -2,7 +2,9 @@ package claude
 
 import (
 	"hash/maphash"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,6 +57,11 @@ type parser struct {
 	tasks   map[string]string                // Agent tool_use id → task (agent) id
 	results map[string]map[string]*agt.Usage // session → model → totals so far
 	model   string
+	// live output: the provisional usage of the calls seen since the
+	// session's last result line (session → model → figures emitted),
+	// and the figures emitted per call (session NUL message id)
+	pending map[string]map[string]*agt.Usage
+	liveFig map[string]figures
 }
 
 // call is the usage of one model call, as the largest of its lines.
@@ -99,6 +106,8 @@ func newParser(live bool, opts agt.Options) *parser {
 		sidechain: map[uint64]string{},
 		tasks:     map[string]string{},
 		results:   map[string]map[string]*agt.Usage{},
+		pending:   map[string]map[string]*agt.Usage{},
+		liveFig:   map[string]figures{},
 		queue:     queues{},
 	}
 }
@@ -409,8 +418,73 @@ func usageOf(mu *usage) agt.Usage {
 	return u
 }
 
+// liveCall emits the usage of a live assistant line as soon as it comes,
+// provisional: stream-json writes one line per content block, each with
+// the message's usage (input and cache figures, an output count still
+// growing), and only the result line gives the run's final figures. The
+// first line of a message gives its figures; a later line of the same
+// message that raises them gives the difference (largest output wins, as
+// in session logs). The result line settles them (runUsage).
+func (p *parser) liveCall(c *ctx) {
+	r := &c.d.rec
+	m := r.Message
+	if m == nil || m.Usage == nil || m.Model == "<synthetic>" || m.ID == "" {
+		return
+	}
+	u := usageOf(m.Usage)
+	now := figuresOf(&u)
+	k := c.session + "\x00" + m.ID
+	was, seen := p.liveFig[k]
+	if seen && (u.Output < was.output || now == was) {
+		return
+	}
+	suffix := "usage"
+	d := &u
+	if seen {
+		d = diff(&u, was.usage())
+		if d.Input < 0 || d.CacheRead < 0 || d.CacheWrite < 0 || d.CacheWrite1h < 0 || d.Reasoning < 0 {
+			return // a line that lowers a figure: the first figures stand
+		}
+		d.Speed = u.Speed
+		suffix = "usage\x00" + c.em.Key()
+	}
+	p.liveFig[strings.Clone(k)] = now
+	d.Scope, d.MessageID, d.Provisional = agt.ScopeCall, m.ID, true
+	d.Sum()
+	byModel := p.pending[c.session]
+	if byModel == nil {
+		byModel = map[string]*agt.Usage{}
+		p.pending[strings.Clone(c.session)] = byModel
+	}
+	sum := byModel[m.Model]
+	if sum == nil {
+		sum = &agt.Usage{}
+		byModel[strings.Clone(m.Model)] = sum
+	}
+	sum.Add(d)
+	c.em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: c.session, Stream: c.stream, TS: c.ts, Model: m.Model, Usage: d}, m.ID, suffix)
+}
+
+// settle takes the provisional figures of the session's calls off the run
+// figures u of model: what the run adds to them. A figure the calls exceed
+// is held at 0 (the calls' figures then stand).
+func settle(u, prov *agt.Usage) {
+	if prov == nil {
+		return
+	}
+	sub := func(a *int64, b int64) { *a = max(*a-b, 0) }
+	sub(&u.Input, prov.Input)
+	sub(&u.CacheRead, prov.CacheRead)
+	sub(&u.CacheWrite, prov.CacheWrite)
+	sub(&u.CacheWrite1h, prov.CacheWrite1h)
+	sub(&u.Output, prov.Output)
+	sub(&u.Reasoning, prov.Reasoning)
+}
+
 // runUsage emits the usage of a live result line: per model, the growth
-// since the previous result of the session.
+// since the previous result of the session, less the provisional usage
+// of its calls already emitted (liveCall), so that the events of the run
+// add up to the result's figures.
 func (p *parser) runUsage(c *ctx) {
 	r := &c.d.rec
 	models := make([]string, 0, len(r.ModelUsage))
@@ -418,6 +492,8 @@ func (p *parser) runUsage(c *ctx) {
 		models = append(models, m)
 	}
 	sort.Strings(models)
+	pend := p.pending[c.session]
+	delete(p.pending, c.session)
 	prev := p.results[c.session]
 	if prev == nil {
 		prev = map[string]*agt.Usage{}
@@ -428,6 +504,8 @@ func (p *parser) runUsage(c *ctx) {
 		now := &agt.Usage{Input: mu.Input, CacheRead: mu.CacheRead, CacheWrite: mu.CacheWrite, CacheWrite1h: mu.CacheWrite1h, Output: mu.Output, Reasoning: mu.Thinking, NativeCostUSD: mu.CostUSD}
 		u := diff(now, prev[m])
 		prev[strings.Clone(m)] = now
+		settle(u, pend[m])
+		delete(pend, m)
 		u.Scope = agt.ScopeRun
 		u.ContextWindow = mu.Context
 		u.Sum()
@@ -436,6 +514,9 @@ func (p *parser) runUsage(c *ctx) {
 	if len(models) == 0 && r.Usage != nil {
 		// no per-model figures (early 2.x): the result's own usage
 		u := &agt.Usage{Scope: agt.ScopeRun, Input: r.Usage.Input, CacheRead: r.Usage.CacheRead, CacheWrite: r.Usage.CacheWrite, Output: r.Usage.Output, NativeCostUSD: r.TotalCost}
+		for _, m := range slices.Sorted(maps.Keys(pend)) {
+			settle(u, pend[m])
+		}
 		u.Sum()
 		c.emit(agt.Event{Kind: agt.KindUsage, Model: p.model, Usage: u}, "usage")
 	}

@@ -18,11 +18,15 @@
 //     and timestamp of the head's first record with a uuid) with the earlier
 //     session's file: read together, the copied records count once, in the
 //     earlier session (see provider.Continuer).
-//   - Live output carries placeholder usage on its per-block assistant lines;
-//     usage comes from the result line's modelUsage as "run" events, one per
-//     model, differences from the previous result of the same session (Claude
-//     Code's counters grow over a process), with costUSD kept as the native
-//     cost.
+//   - Live output's per-block assistant lines carry their message's usage
+//     (input and cache figures, an output count still growing): the first
+//     line of a message gives a provisional call usage event at once, a
+//     later line of it that raises the figures the difference. The result
+//     line's modelUsage settles them as "run" events, one per model: the
+//     growth since the previous result of the same session (Claude Code's
+//     counters grow over a process) less the provisional figures emitted
+//     since, each figure held at 0, with costUSD kept as the native cost.
+//     A run cut before its result line keeps the provisional figures.
 //   - A subagent whose own file (agent-<agentId>.jsonl) is read in the same
 //     unit as its session file is built from that file: text, calls and
 //     usage of each model call together, in the file's order. The session

@@ -188,7 +188,9 @@ func (c *ctx) assistant() {
 	if m == nil {
 		return
 	}
-	if !c.p.live {
+	if c.p.live {
+		c.p.liveCall(c)
+	} else {
 		c.p.addCall(c.em, r, c.session, c.stream, c.ts)
 	}
 	ev := agt.Event{Model: m.Model, MessageID: m.ID}
