@@ -30,10 +30,8 @@ type builder struct {
 	// agent (meta.agent): the call that started the subagent
 	startedBy map[string]string
 	cut       string // the message of the last event when it is an error event (an unreadable line)
-	// the provisional calls not settled yet (stream NUL message id): a
-	// later usage event of the call that is not provisional settles one, a
-	// run-scope usage event settles them all
-	unsettled map[string]bool
+	// the provisional calls not settled yet
+	unsettled unsettled
 }
 
 type callRef struct {
@@ -404,7 +402,7 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 		return
 	}
 	c.usage.Add(u)
-	b.provisional(ev)
+	b.unsettled.note(ev)
 	b.model(c, ev.Model)
 	if u.ContextWindow > b.t.ContextWindow { // run totals name their window too
 		b.t.ContextWindow = u.ContextWindow
@@ -444,22 +442,6 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 	m.Usage.Add(&mu)
 	if m.Model == "" {
 		m.Model = b.name(ev.Model)
-	}
-}
-
-// provisional follows which calls' usage is still provisional.
-func (b *builder) provisional(ev *agt.Event) {
-	u := ev.Usage
-	switch {
-	case u.Scope == agt.ScopeRun:
-		clear(b.unsettled)
-	case u.Provisional:
-		if b.unsettled == nil {
-			b.unsettled = map[string]bool{}
-		}
-		b.unsettled[ev.Stream+"\x00"+u.MessageID] = true
-	case len(b.unsettled) > 0:
-		delete(b.unsettled, ev.Stream+"\x00"+u.MessageID)
 	}
 }
 

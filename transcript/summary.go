@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -21,8 +22,8 @@ import (
 //	2026-01-28T22:26:40.001Z session    claude 0a1b2c3d · cwd /home/dev/app
 //	2026-01-28T22:26:46.793Z tool       (claude-opus-4-5) Bash  git status
 //	2026-01-28T22:26:46.842Z result     Bash  ok  On branch main
-//	2026-01-28T22:26:47.120Z usage      Σ 12.3k in · 1.2k out · 40k cache read · $0.0421
-//	2026-01-28T22:28:02.310Z end        12,301 in · 1,187 out · 40,022 cache read · $0.0421 · 1m22s · 1 tool call
+//	2026-01-28T22:26:47.120Z usage      Σ $0.0421 · 53.5k tok · ctx 27% · 12.3k in · 1.2k out · 40k cache read
+//	2026-01-28T22:28:02.310Z end        $0.0421 · 53,510 tok · 12,301 in · 1,187 out · 40,022 cache read · 1m22s · 1 tool call
 //
 // A stream that names its session late (Copilot CLI --output-format json,
 // Pi RPC) begins in a provisional session: its header names that one, and a
@@ -31,8 +32,15 @@ import (
 //
 //	2026-11-22T08:25:32.132Z named      copilot 4afdc0fe-6b0e-48b8-a567-62d4527f07c2
 //
-// The running totals of a model call are written when its usage event comes
-// (a call's usage is final then), never beside a figure that could change.
+// The running totals of a model call are written when its usage event comes.
+// A usage line begins with what a narrow terminal must keep: the running
+// cost and tokens, then the context the stream's latest call filled (its
+// input and cache tokens over the model's context window), then the burn
+// rate (tokens and cost per minute over the usage events of the last
+// BurnWindow, by their times), then the line's stream and model and the
+// tokens by kind. Figures that still hold provisional usage (a live Claude
+// run before its result line) begin with "~"; the closing line's too when
+// the transcript's usage stayed provisional.
 // A model is shown, in parentheses, on the first line of a stream that names
 // it (the header, a model call's line) and again when it changes. When the
 // output holds more than one session, the lines of the second session and
@@ -44,6 +52,10 @@ type Summary struct {
 	// Width, when above 0, cuts each line to that many columns (the width
 	// of the terminal it goes to); 0 writes lines whole.
 	Width int
+	// Clock, when set (a live run), is the time of a usage event that has
+	// none, for the burn rate; nil leaves such events out of it, so that
+	// the lines of a log read afterwards are the same at every run.
+	Clock func() time.Time
 
 	w        *bufio.Writer
 	out      io.Writer
@@ -59,10 +71,35 @@ type sessionLog struct {
 	streams []string          // by first appearance: the order the transcript sums them in
 	usage   map[string]*agt.Usage
 	model   map[string]string // stream → the model last shown
+	// provisional calls not settled yet (see unsettled)
+	pending unsettled
+	// stream → the context its latest model call filled
+	fill map[string]*fill
+	// the usage of the latest calls, for the burn rate
+	burn []sample
 	// the header: whether it is written, and what it tells
 	headed                           bool
 	ts, provider, native, cwd, first string
 }
+
+// fill is the context one model call filled: its input and cache tokens,
+// and the model's context window.
+type fill struct {
+	call   string // its message id
+	tokens int64
+	window int64
+}
+
+// sample is the usage of one usage event at its time.
+type sample struct {
+	at     time.Time
+	tokens int64
+	cost   float64
+}
+
+// BurnWindow is how far back the burn rate looks: the usage events of the
+// last five minutes (by the events' times).
+const BurnWindow = 5 * time.Minute
 
 // NewSummary writes summary lines to w.
 func NewSummary(w io.Writer, color bool) *Summary {
@@ -150,7 +187,9 @@ func (s *Summary) Event(ev *agt.Event) error {
 		body = name + "  " + status + "  " + oneLine(r.Output.Str(), s.budget())
 	case ev.Kind == agt.KindUsage:
 		u.Add(ev.Usage)
-		body = "Σ " + totals(st.total(), compact)
+		st.pending.note(ev)
+		st.note(ev, s.Clock)
+		return s.line(st, ev.TS, ev.Kind, st.running(ev.Stream, s.tag(st, ev)))
 	case ev.Kind == agt.KindError && ev.Error != nil:
 		body = oneLine(ev.Error.Message, s.budget())
 	case ev.Kind == agt.KindUnknown:
@@ -162,14 +201,24 @@ func (s *Summary) Event(ev *agt.Event) error {
 	default:
 		body = oneLine(ev.Text.Str(), s.budget())
 	}
-	if m := ev.Model; m != "" && modelLines[ev.Kind] && st.model[ev.Stream] != m {
-		st.model[ev.Stream] = m
-		body = "(" + oneLine(m, s.budget()) + ") " + body
-	}
-	if ev.Stream != agt.StreamMain && ev.Stream != "" {
-		body = "[" + oneLine(ev.Stream, s.budget()) + "] " + body
+	if tag := s.tag(st, ev); tag != "" {
+		body = tag + " " + body
 	}
 	return s.line(st, ev.TS, ev.Kind, body)
+}
+
+// tag names the stream of ev's line when it is not the main one, and the
+// model when it is new to the stream: "[sidechain:a1] (model)".
+func (s *Summary) tag(st *sessionLog, ev *agt.Event) string {
+	var t []string
+	if ev.Stream != agt.StreamMain && ev.Stream != "" {
+		t = append(t, "["+oneLine(ev.Stream, s.budget())+"]")
+	}
+	if m := ev.Model; m != "" && modelLines[ev.Kind] && st.model[ev.Stream] != m {
+		st.model[ev.Stream] = m
+		t = append(t, "("+oneLine(m, s.budget())+")")
+	}
+	return strings.Join(t, " ")
 }
 
 // named makes the provisional session p ev's session, which continues it,
@@ -201,7 +250,7 @@ func (s *Summary) End(t *Transcript) error {
 	}
 	u := t.Usage
 	u.CostUSD = t.CostUSD
-	parts := []string{totals(&u, exact)}
+	parts := []string{totals(&u, exact, u.Provisional)}
 	if t.DurationMS != nil {
 		parts = append(parts, elapsed(*t.DurationMS))
 	}
@@ -246,7 +295,7 @@ func (s *Summary) Write(b *stage.Batch) error {
 // begin starts keeping a session.
 func (s *Summary) begin(session string) *sessionLog {
 	s.started++
-	st := &sessionLog{num: s.started, names: map[string]string{}, usage: map[string]*agt.Usage{}, model: map[string]string{}}
+	st := &sessionLog{num: s.started, names: map[string]string{}, usage: map[string]*agt.Usage{}, model: map[string]string{}, fill: map[string]*fill{}}
 	s.sessions[session] = st
 	return st
 }
@@ -384,23 +433,150 @@ func cut(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// totals says a usage: input, output and cache tokens, and the cost when
-// there is one; "no usage" when there is none.
-func totals(u *agt.Usage, num func(int64) string) string {
-	if *u == (agt.Usage{Scope: u.Scope}) {
-		return "no usage"
+// totals says a usage: what a narrow terminal must keep first, the cost
+// when there is one and the tokens in all, then input, output and cache
+// tokens; "no usage" when there is none. Provisional figures (that may
+// still change) begin with "~".
+func totals(u *agt.Usage, num func(int64) string, provisional bool) string {
+	return strings.Join(append(lead(u, num, provisional), parts(u, num)...), " · ")
+}
+
+// lead is the cost and the tokens in all of u.
+func lead(u *agt.Usage, num func(int64) string, provisional bool) []string {
+	if *u == (agt.Usage{Scope: u.Scope, Provisional: u.Provisional}) {
+		return []string{"no usage"}
 	}
-	parts := []string{num(u.Input) + " in", num(u.Output) + " out"}
+	mark := ""
+	if provisional {
+		mark = "~"
+	}
+	var l []string
+	if u.CostUSD != nil {
+		l = append(l, mark+Dollars(*u.CostUSD))
+	}
+	return append(l, mark+num(u.Input+u.CacheRead+u.CacheWrite+u.Output)+" tok")
+}
+
+// parts are the input, output and cache tokens of u.
+func parts(u *agt.Usage, num func(int64) string) []string {
+	if *u == (agt.Usage{Scope: u.Scope, Provisional: u.Provisional}) {
+		return nil
+	}
+	p := []string{num(u.Input) + " in", num(u.Output) + " out"}
 	if u.CacheRead != 0 {
-		parts = append(parts, num(u.CacheRead)+" cache read")
+		p = append(p, num(u.CacheRead)+" cache read")
 	}
 	if u.CacheWrite != 0 {
-		parts = append(parts, num(u.CacheWrite)+" cache write")
+		p = append(p, num(u.CacheWrite)+" cache write")
 	}
+	return p
+}
+
+// running is the body of a usage line of stream: "Σ", the session's
+// running cost and tokens, the context the stream's latest call filled
+// (what a narrow terminal keeps), the burn rate, the line's tag (its
+// stream and model) and the tokens by kind.
+func (st *sessionLog) running(stream, tag string) string {
+	t := st.total()
+	l := lead(t, compact, len(st.pending) > 0)
+	if f := st.fill[stream]; f != nil && f.window > 0 && f.tokens > 0 {
+		l = append(l, "ctx "+percent(f.tokens, f.window))
+	}
+	l = append(l, st.rate()...)
+	p := parts(t, compact)
+	if tag != "" && len(p) > 0 {
+		p[0] = tag + " " + p[0]
+	}
+	return "Σ " + strings.Join(append(l, p...), " · ")
+}
+
+// percent is n of all in whole percent, "<1%" for a part below one.
+func percent(n, all int64) string {
+	if p := n * 100 / all; p > 0 || n == 0 {
+		return strconv.FormatInt(p, 10) + "%"
+	}
+	return "<1%"
+}
+
+// note keeps what a usage event tells of the context filled and of the
+// burn rate. An event without a time takes clock's, when there is a clock
+// (a live run), else counts in neither.
+func (st *sessionLog) note(ev *agt.Event, clock func() time.Time) {
+	u := ev.Usage
+	if u.Scope == agt.ScopeCall {
+		f := st.fill[ev.Stream]
+		if f == nil {
+			f = &fill{}
+			st.fill[strings.Clone(ev.Stream)] = f
+		}
+		if f.call != u.MessageID || u.MessageID == "" { // a new call; else more of the same call
+			f.call, f.tokens = strings.Clone(u.MessageID), 0
+		}
+		f.tokens += u.Input + u.CacheRead + u.CacheWrite
+		if u.ContextWindow > 0 {
+			f.window = u.ContextWindow
+		}
+	}
+	at, err := time.Parse(time.RFC3339Nano, ev.TS)
+	if err != nil {
+		if clock == nil {
+			return
+		}
+		at = clock()
+	}
+	c := 0.0
 	if u.CostUSD != nil {
-		parts = append(parts, Dollars(*u.CostUSD))
+		c = *u.CostUSD
 	}
-	return strings.Join(parts, " · ")
+	st.burn = append(st.burn, sample{at, u.Input + u.CacheRead + u.CacheWrite + u.Output, c})
+	// keep the samples of the window before the latest one
+	i := 0
+	for i < len(st.burn) && at.Sub(st.burn[i].at) > BurnWindow {
+		i++
+	}
+	st.burn = append(st.burn[:0], st.burn[i:]...)
+}
+
+// rate is the burn rate: the tokens and cost per minute of the usage
+// events of the last BurnWindow, over the minutes from the first of them
+// to the latest (at least one); nothing with fewer than two.
+func (st *sessionLog) rate() []string {
+	if len(st.burn) < 2 {
+		return nil
+	}
+	var tokens int64
+	var cost float64
+	for _, b := range st.burn {
+		tokens += b.tokens
+		cost += b.cost
+	}
+	minutes := max(st.burn[len(st.burn)-1].at.Sub(st.burn[0].at).Minutes(), 1)
+	r := []string{compact(int64(float64(tokens)/minutes)) + " tok/min"}
+	if cost > 0 {
+		r = append(r, Dollars(cost/minutes)+"/min")
+	}
+	return r
+}
+
+// unsettled follows which calls' usage is still provisional: a
+// provisional usage event adds its call (stream NUL message id), a later
+// usage event of the call that is not provisional settles it, and a
+// run-scope usage event settles them all.
+type unsettled map[string]bool
+
+func (p *unsettled) note(ev *agt.Event) {
+	u := ev.Usage
+	switch {
+	case u.Scope == agt.ScopeRun:
+		clear(*p)
+	case u.Provisional:
+		if *p == nil {
+			*p = unsettled{}
+		}
+		(*p)[ev.Stream+"\x00"+u.MessageID] = true
+	case len(*p) > 0:
+		delete(*p, ev.Stream+"\x00"+u.MessageID)
+	}
 }
 
 // Dollars is how the summary writes a cost: to a hundredth of a cent.

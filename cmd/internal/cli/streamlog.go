@@ -20,9 +20,11 @@ agt-transcript --stream-log writes beside each transcript: --mode raw writes
 every (normalized) event as JSONL; --mode summary (the default) is for
 watching a run: a header line when a session starts (provider, session id,
 model and folder when known), one line per message, tool call and result, a
-line with the session's running tokens and cost at each model call's usage,
-and a closing line with its totals (tokens, cost, duration, tool calls,
-errors: the figures agt-transcript gives it) when it ends. When the output
+line with the session's running cost and tokens at each model call's usage
+(then the context the call filled, the burn rate per minute over the last 5
+minutes, and the tokens by kind; "~" marks figures still provisional), and a
+closing line with its totals (cost, tokens, duration, tool calls, errors:
+the figures agt-transcript gives it) when it ends. When the output
 holds more than one session, lines from the second session on begin with
 the session's number (#2). On a terminal, lines are cut to its width
 ($COLUMNS, else the terminal's) and colored (--color auto: not when NO_COLOR
@@ -33,8 +35,8 @@ escaped.
    2026-01-28T22:26:40.001Z session    claude 0a1b2c3d · cwd /home/dev/app
    2026-01-28T22:26:46.793Z tool       (claude-opus-4-5) Bash  git status
    2026-01-28T22:26:46.842Z result     Bash  ok  On branch main
-   2026-01-28T22:26:47.120Z usage      Σ 12.3k in · 1.2k out · 40k cache read · $0.0421
-   2026-01-28T22:28:02.310Z end        12,301 in · 1,187 out · 40,022 cache read · $0.0421 · 1m22s · 1 tool call
+   2026-01-28T22:26:47.120Z usage      Σ $0.0421 · 53.5k tok · ctx 27% · 12.3k in · 1.2k out · 40k cache read
+   2026-01-28T22:28:02.310Z end        $0.0421 · 53,510 tok · 12,301 in · 1,187 out · 40,022 cache read · 1m22s · 1 tool call
 
 Examples:
    claude -p "fix it" --output-format stream-json --verbose | agt-streamlog

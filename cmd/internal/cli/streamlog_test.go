@@ -102,10 +102,11 @@ func TestStreamlogPipeWhole(t *testing.T) {
 func closing(t *testing.T, line []byte) (figures, calls string) {
 	var tr struct {
 		Usage struct {
-			Input      int64 `json:"input"`
-			Output     int64 `json:"output"`
-			CacheRead  int64 `json:"cache_read"`
-			CacheWrite int64 `json:"cache_write"`
+			Input       int64 `json:"input"`
+			Output      int64 `json:"output"`
+			CacheRead   int64 `json:"cache_read"`
+			CacheWrite  int64 `json:"cache_write"`
+			Provisional bool  `json:"provisional"`
 		} `json:"usage"`
 		CostUSD *float64 `json:"cost_usd"`
 		Counts  struct {
@@ -119,15 +120,22 @@ func closing(t *testing.T, line []byte) (figures, calls string) {
 	if u.Input == 0 && u.Output == 0 && u.CacheRead == 0 && u.CacheWrite == 0 && tr.CostUSD == nil {
 		figures = "no usage"
 	} else {
-		parts := []string{commas(u.Input) + " in", commas(u.Output) + " out"}
+		// the cost and the tokens in all first (what a narrow terminal
+		// keeps), then the tokens by kind
+		mark := ""
+		if u.Provisional {
+			mark = "~"
+		}
+		var parts []string
+		if tr.CostUSD != nil {
+			parts = append(parts, fmt.Sprintf("%s$%.4f", mark, *tr.CostUSD))
+		}
+		parts = append(parts, mark+commas(u.Input+u.Output+u.CacheRead+u.CacheWrite)+" tok", commas(u.Input)+" in", commas(u.Output)+" out")
 		if u.CacheRead != 0 {
 			parts = append(parts, commas(u.CacheRead)+" cache read")
 		}
 		if u.CacheWrite != 0 {
 			parts = append(parts, commas(u.CacheWrite)+" cache write")
-		}
-		if tr.CostUSD != nil {
-			parts = append(parts, fmt.Sprintf("$%.4f", *tr.CostUSD))
 		}
 		figures = strings.Join(parts, " · ")
 	}
