@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/agt-project/agt"
 
 	"github.com/agt-project/agt/provider/providertest"
 )
@@ -104,5 +107,72 @@ func TestSummaryNarrowCost(t *testing.T) {
 	t.Logf("%d usage and end lines, %d with a cost", lines, costs)
 	if costs == 0 {
 		t.Error("no cost shown")
+	}
+}
+
+// TestSummaryHeartbeat: with a clock, a tool call without its result gets
+// a "running" line once per heartbeat interval, stamped with the clock's
+// time; its result ends them; without a clock Beat writes nothing.
+func TestSummaryHeartbeat(t *testing.T) {
+	start := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
+	now := start
+	var buf bytes.Buffer
+	s := NewSummary(&buf, false)
+	s.Clock, s.Heartbeat = func() time.Time { return now }, 30*time.Second
+	ev := func(e agt.Event) {
+		e.Session, e.Provider, e.NativeSession = "s", "claude", "n"
+		if e.Stream == "" {
+			e.Stream = agt.StreamMain
+		}
+		if err := s.Event(&e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ev(agt.Event{ID: "c1", Kind: agt.KindToolCall, Tool: &agt.Tool{ID: "t1", Name: "Bash", Input: agt.Raw(`{"command":"make test"}`)}})
+	ev(agt.Event{ID: "c2", Kind: agt.KindToolCall, Stream: "sidechain:a1", Tool: &agt.Tool{ID: "t2", Name: "Read"}})
+	beat := func(after time.Duration) {
+		now = start.Add(after)
+		if err := s.Beat(now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	beat(29 * time.Second) // not yet
+	beat(45 * time.Second)
+	beat(60 * time.Second) // less than an interval since the last line
+	ev(agt.Event{ID: "r2", Kind: agt.KindToolResult, Stream: "sidechain:a1", Result: &agt.Result{ID: "t2", Call: "c2"}})
+	beat(125 * time.Second)
+	ev(agt.Event{ID: "r1", Kind: agt.KindToolResult, Result: &agt.Result{ID: "t1", Call: "c1"}})
+	beat(200 * time.Second)
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range strings.Split(buf.String(), "\n") {
+		if strings.Contains(l, " running ") {
+			got = append(got, l)
+		}
+	}
+	want := []string{
+		"2026-11-26T10:00:45.000Z running    Bash running 45s",
+		"2026-11-26T10:00:45.000Z running    [sidechain:a1] Read running 45s",
+		"2026-11-26T10:02:05.000Z running    Bash running 2m05s",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("heartbeat lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// a log read afterwards: no clock, no heartbeat
+	buf.Reset()
+	s = NewSummary(&buf, false)
+	s.Heartbeat = 30 * time.Second
+	ev(agt.Event{ID: "c1", Kind: agt.KindToolCall, Tool: &agt.Tool{ID: "t1", Name: "Bash"}})
+	if err := s.Beat(start.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "running") {
+		t.Errorf("a heartbeat without a clock: %q", buf.String())
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -56,19 +58,28 @@ type Summary struct {
 	// none, for the burn rate; nil leaves such events out of it, so that
 	// the lines of a log read afterwards are the same at every run.
 	Clock func() time.Time
+	// Heartbeat, when above 0 and with a Clock, is how long a tool call may
+	// run without its result before Beat says it runs ("Bash running 45s"),
+	// and again at every such interval.
+	Heartbeat time.Duration
 
+	mu       sync.Mutex // Event, End, Flush and Beat come from two goroutines in a live run
 	w        *bufio.Writer
 	out      io.Writer
 	color    bool
 	sessions map[string]*sessionLog
 	started  int // sessions begun so far
+	calls    int // tool calls begun so far (with a heartbeat)
 }
 
 // sessionLog is what the summary keeps of a session under way.
 type sessionLog struct {
-	num     int
-	names   map[string]string // call event id → tool name, until its result
-	streams []string          // by first appearance: the order the transcript sums them in
+	num   int
+	names map[string]string // call event id → tool name, until its result
+	// call event id → the tool call running, while it has no result (with
+	// a Clock only)
+	tools   map[string]*run
+	streams []string // by first appearance: the order the transcript sums them in
 	usage   map[string]*agt.Usage
 	model   map[string]string // stream → the model last shown
 	// provisional calls not settled yet (see unsettled)
@@ -88,6 +99,14 @@ type fill struct {
 	call   string // its message id
 	tokens int64
 	window int64
+}
+
+// run is a tool call without its result yet: when its line was written, by
+// the clock, and when the latest heartbeat line about it was.
+type run struct {
+	name, stream string
+	since, beat  time.Time
+	seq          int // the order calls began in, for Beat's order
 }
 
 // sample is the usage of one usage event at its time.
@@ -123,6 +142,7 @@ var labels = map[string]struct{ text, color string }{
 	lineSession:          {"session", "1;34"},
 	lineNamed:            {"named", "1;34"},
 	lineEnd:              {"end", "1;34"},
+	lineRunning:          {"running", "33"},
 }
 
 // The session's own lines.
@@ -130,6 +150,7 @@ const (
 	lineSession = "session start"
 	lineNamed   = "session named"
 	lineEnd     = "session end"
+	lineRunning = "tool running"
 )
 
 // modelLines are the kinds whose lines are the model's: they show its name
@@ -140,6 +161,8 @@ var modelLines = map[string]bool{agt.KindAssistant: true, agt.KindReasoning: tru
 // event is the first of the session to have a line, then the event's own
 // line, if it has one.
 func (s *Summary) Event(ev *agt.Event) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if p := agt.Continued(ev); p != "" && s.sessions[p] != nil && s.sessions[ev.Session] == nil {
 		return s.named(p, ev)
 	}
@@ -168,6 +191,11 @@ func (s *Summary) Event(ev *agt.Event) error {
 	switch {
 	case ev.Kind == agt.KindToolCall && ev.Tool != nil:
 		st.names[ev.ID] = ev.Tool.Name
+		if s.Clock != nil && s.Heartbeat > 0 {
+			now := s.Clock()
+			s.calls++
+			st.tools[ev.ID] = &run{name: strings.Clone(ev.Tool.Name), stream: strings.Clone(ev.Stream), since: now, beat: now, seq: s.calls}
+		}
 		body = ev.Tool.Name + "  " + inputSummary(ev.Tool.Input, s.budget())
 	case ev.Kind == agt.KindToolResult && ev.Result != nil:
 		r := ev.Result
@@ -178,6 +206,7 @@ func (s *Summary) Event(ev *agt.Event) error {
 				status += fmt.Sprintf(" (exit %d)", *r.ExitCode)
 			}
 		}
+		delete(st.tools, r.Call)
 		name, ok := st.names[r.Call]
 		if ok {
 			delete(st.names, r.Call)
@@ -238,6 +267,8 @@ func (s *Summary) named(p string, ev *agt.Event) error {
 // totals agt-transcript gives it. The session's next event, if one comes
 // (its records in a later input group), begins it again.
 func (s *Summary) End(t *Transcript) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	st := s.sessions[t.Session]
 	if st == nil {
 		st = s.begin(t.Session)
@@ -268,6 +299,12 @@ func (s *Summary) End(t *Transcript) error {
 // Flush writes out buffered lines, and flushes the writer they go to when
 // it buffers too (a stage.Writer).
 func (s *Summary) Flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.flush()
+}
+
+func (s *Summary) flush() error {
 	if err := s.w.Flush(); err != nil {
 		return err
 	}
@@ -292,10 +329,50 @@ func (s *Summary) Write(b *stage.Batch) error {
 	return nil
 }
 
+// Beat writes a heartbeat line for each tool call that has run without its
+// result for Heartbeat since its line (or its latest heartbeat line) at
+// now: "Bash running 45s", stamped with now, in the order the calls began.
+// A live run calls it every so often; it writes nothing without a Clock.
+func (s *Summary) Beat(now time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.Heartbeat <= 0 || s.Clock == nil {
+		return nil
+	}
+	type due struct {
+		st *sessionLog
+		r  *run
+	}
+	var all []due
+	for _, st := range s.sessions {
+		for _, r := range st.tools {
+			if now.Sub(r.beat) >= s.Heartbeat {
+				all = append(all, due{st, r})
+			}
+		}
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	slices.SortFunc(all, func(a, b due) int { return a.r.seq - b.r.seq })
+	stamp := now.UTC().Format("2006-01-02T15:04:05.000Z")
+	for _, d := range all {
+		d.r.beat = now
+		body := d.r.name + " running " + seconds(now.Sub(d.r.since))
+		if d.r.stream != agt.StreamMain && d.r.stream != "" {
+			body = "[" + oneLine(d.r.stream, s.budget()) + "] " + body
+		}
+		if err := s.line(d.st, stamp, lineRunning, body); err != nil {
+			return err
+		}
+	}
+	return s.flush()
+}
+
 // begin starts keeping a session.
 func (s *Summary) begin(session string) *sessionLog {
 	s.started++
-	st := &sessionLog{num: s.started, names: map[string]string{}, usage: map[string]*agt.Usage{}, model: map[string]string{}, fill: map[string]*fill{}}
+	st := &sessionLog{num: s.started, names: map[string]string{}, tools: map[string]*run{}, usage: map[string]*agt.Usage{}, model: map[string]string{}, fill: map[string]*fill{}}
 	s.sessions[session] = st
 	return st
 }
@@ -636,6 +713,14 @@ func elapsed(ms int64) string {
 		return fmt.Sprintf("%dm%02ds", ms/60_000, ms%60_000/1000)
 	}
 	return fmt.Sprintf("%dh%02dm", ms/3_600_000, ms%3_600_000/60_000)
+}
+
+// seconds writes a time a tool has run in whole seconds: 45s, 2m05s, 1h02m.
+func seconds(d time.Duration) string {
+	if d < time.Minute {
+		return strconv.Itoa(int(d/time.Second)) + "s"
+	}
+	return elapsed(d.Milliseconds())
 }
 
 func plural(n int, what string) string {

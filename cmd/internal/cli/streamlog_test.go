@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -343,5 +344,90 @@ func TestColorFlag(t *testing.T) {
 		if code != c.code || strings.Contains(out.String(), "\x1b[") != c.color {
 			t.Errorf("--color %s: exit %d, stdout %q, stderr %s", c.arg, code, out.String(), errb.String())
 		}
+	}
+}
+
+// TestStreamlogHeartbeat: agt-streamlog reading a live run from a pipe says
+// that a tool call still runs while its result has not come ("LS running
+// …"), and stops once the result is in; reading the same run from a file
+// writes no heartbeat line.
+func TestStreamlogHeartbeat(t *testing.T) {
+	path := filepath.Join(providertest.RepoRoot(t), "testdata", "claude", "live", "gen__claude-2.1.197__tools.jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	call := -1
+	for i, l := range lines {
+		if strings.Contains(l, `"type":"tool_use"`) {
+			call = i
+			break
+		}
+	}
+	if call < 0 {
+		t.Fatal("no tool call")
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inR.Close()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	var errb bytes.Buffer
+	go func() {
+		c := Run(context.Background(), Streamlog(IO{In: inR, Out: outW, Err: &errb}), []string{"agt", "-q", "--heartbeat", "20ms"})
+		outW.Close()
+		done <- c
+	}()
+	got := make(chan string, 1024)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			got <- sc.Text()
+		}
+		close(got)
+	}()
+	if _, err := io.WriteString(inW, strings.Join(lines[:call+1], "")); err != nil {
+		t.Fatal(err)
+	}
+	guard := time.NewTimer(hangGuard)
+	defer guard.Stop()
+	var out []string
+	for beat := false; !beat; {
+		select {
+		case l := <-got:
+			out = append(out, l)
+			beat = regexp.MustCompile(` running +LS running [0-9]+s$`).MatchString(l)
+		case <-guard.C:
+			t.Fatalf("no heartbeat line before the hang guard; out so far:\n%s", strings.Join(out, "\n"))
+		}
+	}
+	if _, err := io.WriteString(inW, strings.Join(lines[call+1:], "")); err != nil {
+		t.Fatal(err)
+	}
+	inW.Close()
+	var after []string
+	for l := range got {
+		after = append(after, l)
+	}
+	if c := <-done; c != 0 {
+		t.Fatalf("exit %d: %s", c, errb.String())
+	}
+	// once the result is in, the call has no more heartbeat lines (the
+	// next calls may have their own)
+	result := slices.IndexFunc(after, func(l string) bool { return strings.Contains(l, " result ") })
+	if result < 0 {
+		t.Fatalf("no result line: %q", after)
+	}
+	for _, l := range after[result:] {
+		if strings.Contains(l, "LS running") {
+			t.Errorf("a heartbeat after the call's result: %q", l)
+		}
+	}
+	whole, _, _ := runFilter(t, Streamlog, "-q", path)
+	if strings.Contains(string(whole), " running ") {
+		t.Errorf("a file read afterwards has heartbeat lines:\n%s", whole)
 	}
 }
