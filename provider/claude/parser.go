@@ -18,8 +18,10 @@ type parser struct {
 	opts  agt.Options
 	calls map[string]string // session NUL tool_use id → event id of the call, until its result
 
-	// session logs: usage per model call, held while the call is open (until
-	// a later call starts in its stream, or the unit ends)
+	// session logs: usage per model call, emitted at the call's first line
+	// and open while its lines come (until a later call starts in its
+	// stream, or the unit ends): a line of it that raises the figures gives
+	// the difference
 	open  []*call          // open calls, by first appearance
 	byKey map[string]*call // session NUL message id NUL request id → open call
 	// the latest closed calls (hash of their key → emitted figures), in a
@@ -76,6 +78,7 @@ type call struct {
 	u       agt.Usage
 	src     agt.Src
 	raw     agt.Raw
+	sent    figures // the figures its usage events add up to so far
 }
 
 // figures are the counts of a usage event already emitted, kept so that a
@@ -218,9 +221,6 @@ func (p *parser) stream(r *record) string {
 }
 
 func (p *parser) Finish(em *agt.Emitter) {
-	for _, c := range p.open {
-		p.emitCall(em, c)
-	}
 	for _, c := range p.deferred {
 		if c.k != "" { // a call of a mirror its subagent's file lacks
 			p.emitCall(em, c)
@@ -267,22 +267,21 @@ func (p *parser) emitCall(em *agt.Emitter, c *call) {
 	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: c.session, Stream: c.stream, TS: c.ts, Model: c.model, Usage: &u}, c.key, "usage\x00"+c.reqID)
 }
 
-// closeStream emits the open calls of a stream, which a new call closes.
-func (p *parser) closeStream(em *agt.Emitter, session, stream string) {
-	src, raw := em.Src(), em.Line()
+// closeStream closes the open calls of a stream, which a new call closes:
+// their figures are remembered (a line of one that comes back later can
+// still raise them).
+func (p *parser) closeStream(session, stream string) {
 	kept := p.open[:0]
 	for _, c := range p.open {
 		if c.session != session || c.stream != stream {
 			kept = append(kept, c)
 			continue
 		}
-		p.emitCall(em, c)
 		delete(p.byKey, c.k)
-		p.remember(maphash.String(p.seed, c.k), figuresOf(&c.u))
+		p.remember(maphash.String(p.seed, c.k), c.sent)
 	}
 	clear(p.open[len(kept):])
 	p.open = kept
-	em.SetSrc(src, raw)
 }
 
 // callKey is the model call an assistant line with usage belongs to: its
@@ -301,9 +300,12 @@ func callKey(r *record, session string) (key, k string, ok bool) {
 	return key, session + "\x00" + key + "\x00" + r.RequestID, true
 }
 
-// addCall records the usage of an assistant line of a session log. A call
+// addCall emits the usage of an assistant line of a session log: the
+// first line of a call gives its figures at once; a later line of it that
+// wins (the largest output, ties the later line) gives the difference, so
+// that the call's events add up to its winning line's figures. A call
 // stays open while its lines come; the first line of another call in the
-// same stream makes it final and emits its usage.
+// same stream closes it.
 func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string) {
 	key, k, ok := callKey(r, session)
 	if !ok {
@@ -325,21 +327,30 @@ func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string)
 			p.correct(em, r, session, stream, ts, key, h, f, u)
 			return
 		}
-		p.closeStream(em, session, stream)
+		p.closeStream(session, stream)
 		// strings decoded from a line share its memory: clone what is kept
 		c = &call{k: strings.Clone(k), key: strings.Clone(key), reqID: strings.Clone(r.RequestID), session: strings.Clone(session),
 			stream: strings.Clone(stream), ts: strings.Clone(ts), model: strings.Clone(m.Model)}
-		p.byKey[k] = c
+		p.byKey[c.k] = c
 		p.open = append(p.open, c)
-	} else if u.Output < c.u.Output {
+		// the figures only: nothing of the line is kept
+		c.u, c.src, c.sent = u, em.Src(), figuresOf(&u)
+		if p.opts.Raw {
+			c.raw = em.Line()
+		}
+		p.emitCall(em, c)
+		c.raw = nil
 		return
 	}
-	// the figures only: nothing of the line is kept
-	c.u = u
-	c.src = em.Src()
-	if p.opts.Raw {
-		c.raw = em.Line()
+	now := figuresOf(&u)
+	if u.Output < c.u.Output || now == c.sent {
+		return
 	}
+	d := diff(&u, c.sent.usage())
+	c.u, c.sent = u, now
+	d.Scope, d.MessageID, d.Speed = agt.ScopeCall, key, u.Speed
+	d.Sum()
+	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: session, Stream: stream, TS: ts, Model: m.Model, Usage: d}, key, "usage\x00"+r.RequestID+"\x00"+em.Key())
 }
 
 // deferCall holds the usage of a mirrored assistant record whose

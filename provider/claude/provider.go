@@ -4,15 +4,18 @@
 // --output-format stream-json --verbose` and `--output-format json`.
 //
 // Decisions where the formats leave room:
-//   - Usage of a session log is one event per model call: lines are grouped
+//   - Usage of a session log is counted per model call: lines are grouped
 //     by (message.id, requestId) across all the files of the unit, progress
 //     mirrors of subagent messages included, and the line with the largest
-//     output count wins (ties: the later line). A call is held open while
-//     its lines come; its event is emitted, with the src of the line it was
-//     taken from, just before the first line of another call in the same
-//     stream, or when the unit ends. A line of a call already emitted
-//     (interleaved message ids) that raises its figures gives a second usage
-//     event of the same message id with the difference.
+//     output count wins (ties: the later line). A call's usage event is
+//     emitted with its first line, with that line's src (a watcher sees the
+//     call's cost as soon as it is written); a later line of the call that
+//     wins gives a usage event of the same message id with the difference,
+//     whether it comes in the call's run of lines or after another call
+//     (interleaved message ids), so that the call's events add up to its
+//     winning line's figures. Most calls repeat one usage on all their lines
+//     (1,018 of the shared corpus's 1,089 calls of several lines): one event
+//     each.
 //   - A resumed or forked session's file, which copies the earlier session's
 //     records under its own sessionId, shares its lineage (Lineage: the uuid
 //     and timestamp of the head's first record with a uuid) with the earlier
