@@ -350,7 +350,7 @@ func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string)
 	c.u, c.sent = u, now
 	d.Scope, d.MessageID, d.Speed = agt.ScopeCall, key, u.Speed
 	d.Sum()
-	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: session, Stream: stream, TS: ts, Model: m.Model, Usage: d}, key, "usage\x00"+r.RequestID+"\x00"+em.Key())
+	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: session, Stream: stream, TS: ts, Model: m.Model, Usage: d}, key, "usage\x00"+r.RequestID+"\x00"+lineKey(em, r))
 }
 
 // deferCall holds the usage of a mirrored assistant record whose
@@ -411,7 +411,18 @@ func (p *parser) correct(em *agt.Emitter, r *record, session, stream, ts, key st
 	d := diff(&u, was.usage())
 	d.Scope, d.MessageID = agt.ScopeCall, key
 	d.Sum()
-	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: session, Stream: stream, TS: ts, Model: r.Message.Model, Usage: d}, key, "usage\x00"+r.RequestID+"\x00"+em.Key())
+	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: session, Stream: stream, TS: ts, Model: r.Message.Model, Usage: d}, key, "usage\x00"+r.RequestID+"\x00"+lineKey(em, r))
+}
+
+// lineKey names the line a usage difference comes from: its record's
+// uuid, which a copy of the record (a resumed session's file, a backup)
+// keeps, so that the copy's difference has the same event id and counts
+// once; the line's place when the record has none.
+func lineKey(em *agt.Emitter, r *record) string {
+	if r.UUID != "" {
+		return r.UUID
+	}
+	return em.Key()
 }
 
 // usageOf takes the figures of a line's usage.
