@@ -112,7 +112,8 @@ func TestSummaryNarrowCost(t *testing.T) {
 
 // TestSummaryHeartbeat: with a clock, a tool call without its result gets
 // a "running" line once per heartbeat interval, stamped with the clock's
-// time; its result ends them; without a clock Beat writes nothing.
+// time; its result ends them; a call whose own time is History before the
+// clock gets none; without a clock Beat writes nothing.
 func TestSummaryHeartbeat(t *testing.T) {
 	start := time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)
 	now := start
@@ -128,8 +129,10 @@ func TestSummaryHeartbeat(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ev(agt.Event{ID: "c1", Kind: agt.KindToolCall, Tool: &agt.Tool{ID: "t1", Name: "Bash", Input: agt.Raw(`{"command":"make test"}`)}})
+	ev(agt.Event{ID: "c1", Kind: agt.KindToolCall, TS: "2026-11-26T09:59:59.000Z", Tool: &agt.Tool{ID: "t1", Name: "Bash", Input: agt.Raw(`{"command":"make test"}`)}})
 	ev(agt.Event{ID: "c2", Kind: agt.KindToolCall, Stream: "sidechain:a1", Tool: &agt.Tool{ID: "t2", Name: "Read"}})
+	// a call of the log's past (a followed file's history): no heartbeat
+	ev(agt.Event{ID: "c0", Kind: agt.KindToolCall, TS: "2026-11-25T10:00:00.000Z", Tool: &agt.Tool{ID: "t0", Name: "Grep"}})
 	beat := func(after time.Duration) {
 		now = start.Add(after)
 		if err := s.Beat(now); err != nil {

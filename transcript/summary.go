@@ -191,8 +191,7 @@ func (s *Summary) Event(ev *agt.Event) error {
 	switch {
 	case ev.Kind == agt.KindToolCall && ev.Tool != nil:
 		st.names[ev.ID] = ev.Tool.Name
-		if s.Clock != nil && s.Heartbeat > 0 {
-			now := s.Clock()
+		if now := s.clockTime(); !now.IsZero() && !past(ev.TS, now) {
 			s.calls++
 			st.tools[ev.ID] = &run{name: strings.Clone(ev.Tool.Name), stream: strings.Clone(ev.Stream), since: now, beat: now, seq: s.calls}
 		}
@@ -327,6 +326,26 @@ func (s *Summary) Write(b *stage.Batch) error {
 		}
 	}
 	return nil
+}
+
+// clockTime is the clock's time when there is a clock and a heartbeat,
+// else zero.
+func (s *Summary) clockTime() time.Time {
+	if s.Clock == nil || s.Heartbeat <= 0 {
+		return time.Time{}
+	}
+	return s.Clock()
+}
+
+// History is how long before the clock a tool call's own time must be for
+// the call to be history (a followed file's past, a session that ended
+// long ago without the result): it gets no heartbeat.
+const History = 5 * time.Minute
+
+// past tells whether an event's time is History or more before now.
+func past(ts string, now time.Time) bool {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	return err == nil && now.Sub(t) >= History
 }
 
 // Beat writes a heartbeat line for each tool call that has run without its
