@@ -431,3 +431,31 @@ func TestStreamlogHeartbeat(t *testing.T) {
 		t.Errorf("a file read afterwards has heartbeat lines:\n%s", whole)
 	}
 }
+
+// TestStreamlogFollowHeartbeat: following a growing capture, agt-streamlog
+// says that its last tool call runs while its result is not written, and
+// writes the call's result when it comes.
+func TestStreamlogFollowHeartbeat(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(providertest.RepoRoot(t), "testdata", "claude", "live", "gen__claude-2.1.197__tools.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	call := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, `"type":"tool_use"`) })
+	if call < 0 {
+		t.Fatal("no tool call")
+	}
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:call+1], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollow(t, Streamlog, "-q", "-f", "--heartbeat", "20ms", path)
+	f.waitOut(t, "a heartbeat line", func(out []byte) bool {
+		return regexp.MustCompile(`(?m) running +LS running [0-9]+s$`).Match(out)
+	})
+	appendFile(t, path, strings.Join(lines[call+1:], ""))
+	f.waitOut(t, "the call's result", func(out []byte) bool { return bytes.Contains(out, []byte(" result     LS  ok")) })
+	if code := f.stop(t); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+}
