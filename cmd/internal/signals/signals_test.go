@@ -13,7 +13,7 @@ import (
 func TestFilterName(t *testing.T) {
 	for path, want := range map[string]bool{
 		"agt-parse": true, "/usr/local/bin/agt-transcript": true, "./agt-": true,
-		"signals.test": false, "/tmp/agt/x": false, "agt": false, "": false, "/opt/agt-x/bin/run": false,
+		"signals.test": false, "/usr/lib/agt/x": false, "agt": false, "": false, "/opt/agt-x/bin/run": false,
 	} {
 		if got := filter(path); got != want {
 			t.Errorf("filter(%q) = %v, want %v", path, got, want)
