@@ -127,6 +127,12 @@ type Usage struct {
 	// Speed is the service speed of the call when it is not the standard
 	// one (Claude's "fast" mode, billed at a multiple).
 	Speed string `json:"speed,omitempty"`
+	// Provisional marks the usage of a call whose figures may still change:
+	// later usage events of the same call (same session and message id) add
+	// the differences, and a run-scope event of the session settles every
+	// provisional call before it (its figures are what the run adds to
+	// them).
+	Provisional bool `json:"provisional,omitempty"`
 }
 
 // Sum sets Total from the parts.

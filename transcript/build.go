@@ -30,6 +30,8 @@ type builder struct {
 	// agent (meta.agent): the call that started the subagent
 	startedBy map[string]string
 	cut       string // the message of the last event when it is an error event (an unreadable line)
+	// the provisional calls not settled yet
+	unsettled unsettled
 }
 
 type callRef struct {
@@ -400,6 +402,7 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 		return
 	}
 	c.usage.Add(u)
+	b.unsettled.note(ev)
 	b.model(c, ev.Model)
 	if u.ContextWindow > b.t.ContextWindow { // run totals name their window too
 		b.t.ContextWindow = u.ContextWindow
@@ -597,6 +600,15 @@ func (b *builder) transcript() *Transcript {
 	t.Outcome.Errors = errs
 	if b.cut != "" {
 		t.Outcome.Status, t.Outcome.Reason = agt.OutcomeTruncated, "the log's last line could not be read: "+b.cut
+	}
+	// usage still provisional at the end: the run stopped before the
+	// figures that settle it (Claude's result line), so it did not end on
+	// its own (an unreadable last line still says truncated)
+	if len(b.unsettled) > 0 {
+		t.Usage.Provisional = true
+		if st := t.Outcome.Status; st == agt.OutcomeUnknown || st == agt.OutcomeTruncated && b.cut == "" {
+			t.Outcome.Status, t.Outcome.Reason = agt.OutcomeInterrupted, "the run ended before its final usage"
+		}
 	}
 	t.CostUSD, t.Usage.CostUSD = t.Usage.CostUSD, nil
 	t.NativeCostUSD, t.Usage.NativeCostUSD = t.Usage.NativeCostUSD, nil

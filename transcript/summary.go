@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -21,8 +24,8 @@ import (
 //	2026-01-28T22:26:40.001Z session    claude 0a1b2c3d · cwd /home/dev/app
 //	2026-01-28T22:26:46.793Z tool       (claude-opus-4-5) Bash  git status
 //	2026-01-28T22:26:46.842Z result     Bash  ok  On branch main
-//	2026-01-28T22:26:47.120Z usage      Σ 12.3k in · 1.2k out · 40k cache read · $0.0421
-//	2026-01-28T22:28:02.310Z end        12,301 in · 1,187 out · 40,022 cache read · $0.0421 · 1m22s · 1 tool call
+//	2026-01-28T22:26:47.120Z usage      Σ $0.0421 · 53.5k tok · ctx 27% · 12.3k in · 1.2k out · 40k cache read
+//	2026-01-28T22:28:02.310Z end        $0.0421 · 53,510 tok · 12,301 in · 1,187 out · 40,022 cache read · 1m22s · 1 tool call
 //
 // A stream that names its session late (Copilot CLI --output-format json,
 // Pi RPC) begins in a provisional session: its header names that one, and a
@@ -31,8 +34,15 @@ import (
 //
 //	2026-11-22T08:25:32.132Z named      copilot 4afdc0fe-6b0e-48b8-a567-62d4527f07c2
 //
-// The running totals of a model call are written when its usage event comes
-// (a call's usage is final then), never beside a figure that could change.
+// The running totals of a model call are written when its usage event comes.
+// A usage line begins with what a narrow terminal must keep: the running
+// cost and tokens, then the context the stream's latest call filled (its
+// input and cache tokens over the model's context window), then the burn
+// rate (tokens and cost per minute over the usage events of the last
+// BurnWindow, by their times), then the line's stream and model and the
+// tokens by kind. Figures that still hold provisional usage (a live Claude
+// run before its result line) begin with "~"; the closing line's too when
+// the transcript's usage stayed provisional.
 // A model is shown, in parentheses, on the first line of a stream that names
 // it (the header, a model call's line) and again when it changes. When the
 // output holds more than one session, the lines of the second session and
@@ -44,25 +54,71 @@ type Summary struct {
 	// Width, when above 0, cuts each line to that many columns (the width
 	// of the terminal it goes to); 0 writes lines whole.
 	Width int
+	// Clock, when set (a live run), is the time of a usage event that has
+	// none, for the burn rate; nil leaves such events out of it, so that
+	// the lines of a log read afterwards are the same at every run.
+	Clock func() time.Time
+	// Heartbeat, when above 0 and with a Clock, is how long a tool call may
+	// run without its result before Beat says it runs ("Bash running 45s"),
+	// and again at every such interval.
+	Heartbeat time.Duration
 
+	mu       sync.Mutex // Event, End, Flush and Beat come from two goroutines in a live run
 	w        *bufio.Writer
 	out      io.Writer
 	color    bool
 	sessions map[string]*sessionLog
 	started  int // sessions begun so far
+	calls    int // tool calls begun so far (with a heartbeat)
 }
 
 // sessionLog is what the summary keeps of a session under way.
 type sessionLog struct {
-	num     int
-	names   map[string]string // call event id → tool name, until its result
-	streams []string          // by first appearance: the order the transcript sums them in
+	num   int
+	names map[string]string // call event id → tool name, until its result
+	// call event id → the tool call running, while it has no result (with
+	// a Clock only)
+	tools   map[string]*run
+	streams []string // by first appearance: the order the transcript sums them in
 	usage   map[string]*agt.Usage
 	model   map[string]string // stream → the model last shown
+	// provisional calls not settled yet (see unsettled)
+	pending unsettled
+	// stream → the context its latest model call filled
+	fill map[string]*fill
+	// the usage of the latest calls, for the burn rate
+	burn []sample
 	// the header: whether it is written, and what it tells
 	headed                           bool
 	ts, provider, native, cwd, first string
 }
+
+// fill is the context one model call filled: its input and cache tokens,
+// and the model's context window.
+type fill struct {
+	call   string // its message id
+	tokens int64
+	window int64
+}
+
+// run is a tool call without its result yet: when its line was written, by
+// the clock, and when the latest heartbeat line about it was.
+type run struct {
+	name, stream string
+	since, beat  time.Time
+	seq          int // the order calls began in, for Beat's order
+}
+
+// sample is the usage of one usage event at its time.
+type sample struct {
+	at     time.Time
+	tokens int64
+	cost   float64
+}
+
+// BurnWindow is how far back the burn rate looks: the usage events of the
+// last five minutes (by the events' times).
+const BurnWindow = 5 * time.Minute
 
 // NewSummary writes summary lines to w.
 func NewSummary(w io.Writer, color bool) *Summary {
@@ -86,6 +142,7 @@ var labels = map[string]struct{ text, color string }{
 	lineSession:          {"session", "1;34"},
 	lineNamed:            {"named", "1;34"},
 	lineEnd:              {"end", "1;34"},
+	lineRunning:          {"running", "33"},
 }
 
 // The session's own lines.
@@ -93,6 +150,7 @@ const (
 	lineSession = "session start"
 	lineNamed   = "session named"
 	lineEnd     = "session end"
+	lineRunning = "tool running"
 )
 
 // modelLines are the kinds whose lines are the model's: they show its name
@@ -103,6 +161,8 @@ var modelLines = map[string]bool{agt.KindAssistant: true, agt.KindReasoning: tru
 // event is the first of the session to have a line, then the event's own
 // line, if it has one.
 func (s *Summary) Event(ev *agt.Event) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if p := agt.Continued(ev); p != "" && s.sessions[p] != nil && s.sessions[ev.Session] == nil {
 		return s.named(p, ev)
 	}
@@ -131,6 +191,10 @@ func (s *Summary) Event(ev *agt.Event) error {
 	switch {
 	case ev.Kind == agt.KindToolCall && ev.Tool != nil:
 		st.names[ev.ID] = ev.Tool.Name
+		if now := s.clockTime(); !now.IsZero() && !past(ev.TS, now) {
+			s.calls++
+			st.tools[ev.ID] = &run{name: strings.Clone(ev.Tool.Name), stream: strings.Clone(ev.Stream), since: now, beat: now, seq: s.calls}
+		}
 		body = ev.Tool.Name + "  " + inputSummary(ev.Tool.Input, s.budget())
 	case ev.Kind == agt.KindToolResult && ev.Result != nil:
 		r := ev.Result
@@ -141,6 +205,7 @@ func (s *Summary) Event(ev *agt.Event) error {
 				status += fmt.Sprintf(" (exit %d)", *r.ExitCode)
 			}
 		}
+		delete(st.tools, r.Call)
 		name, ok := st.names[r.Call]
 		if ok {
 			delete(st.names, r.Call)
@@ -150,7 +215,9 @@ func (s *Summary) Event(ev *agt.Event) error {
 		body = name + "  " + status + "  " + oneLine(r.Output.Str(), s.budget())
 	case ev.Kind == agt.KindUsage:
 		u.Add(ev.Usage)
-		body = "Σ " + totals(st.total(), compact)
+		st.pending.note(ev)
+		st.note(ev, s.Clock)
+		return s.line(st, ev.TS, ev.Kind, st.running(ev.Stream, s.tag(st, ev)))
 	case ev.Kind == agt.KindError && ev.Error != nil:
 		body = oneLine(ev.Error.Message, s.budget())
 	case ev.Kind == agt.KindUnknown:
@@ -162,14 +229,24 @@ func (s *Summary) Event(ev *agt.Event) error {
 	default:
 		body = oneLine(ev.Text.Str(), s.budget())
 	}
-	if m := ev.Model; m != "" && modelLines[ev.Kind] && st.model[ev.Stream] != m {
-		st.model[ev.Stream] = m
-		body = "(" + oneLine(m, s.budget()) + ") " + body
-	}
-	if ev.Stream != agt.StreamMain && ev.Stream != "" {
-		body = "[" + oneLine(ev.Stream, s.budget()) + "] " + body
+	if tag := s.tag(st, ev); tag != "" {
+		body = tag + " " + body
 	}
 	return s.line(st, ev.TS, ev.Kind, body)
+}
+
+// tag names the stream of ev's line when it is not the main one, and the
+// model when it is new to the stream: "[sidechain:a1] (model)".
+func (s *Summary) tag(st *sessionLog, ev *agt.Event) string {
+	var t []string
+	if ev.Stream != agt.StreamMain && ev.Stream != "" {
+		t = append(t, "["+oneLine(ev.Stream, s.budget())+"]")
+	}
+	if m := ev.Model; m != "" && modelLines[ev.Kind] && st.model[ev.Stream] != m {
+		st.model[ev.Stream] = m
+		t = append(t, "("+oneLine(m, s.budget())+")")
+	}
+	return strings.Join(t, " ")
 }
 
 // named makes the provisional session p ev's session, which continues it,
@@ -189,6 +266,8 @@ func (s *Summary) named(p string, ev *agt.Event) error {
 // totals agt-transcript gives it. The session's next event, if one comes
 // (its records in a later input group), begins it again.
 func (s *Summary) End(t *Transcript) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	st := s.sessions[t.Session]
 	if st == nil {
 		st = s.begin(t.Session)
@@ -201,7 +280,7 @@ func (s *Summary) End(t *Transcript) error {
 	}
 	u := t.Usage
 	u.CostUSD = t.CostUSD
-	parts := []string{totals(&u, exact)}
+	parts := []string{totals(&u, exact, u.Provisional)}
 	if t.DurationMS != nil {
 		parts = append(parts, elapsed(*t.DurationMS))
 	}
@@ -219,6 +298,12 @@ func (s *Summary) End(t *Transcript) error {
 // Flush writes out buffered lines, and flushes the writer they go to when
 // it buffers too (a stage.Writer).
 func (s *Summary) Flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.flush()
+}
+
+func (s *Summary) flush() error {
 	if err := s.w.Flush(); err != nil {
 		return err
 	}
@@ -243,10 +328,70 @@ func (s *Summary) Write(b *stage.Batch) error {
 	return nil
 }
 
+// clockTime is the clock's time when there is a clock and a heartbeat,
+// else zero.
+func (s *Summary) clockTime() time.Time {
+	if s.Clock == nil || s.Heartbeat <= 0 {
+		return time.Time{}
+	}
+	return s.Clock()
+}
+
+// History is how long before the clock a tool call's own time must be for
+// the call to be history (a followed file's past, a session that ended
+// long ago without the result): it gets no heartbeat.
+const History = 5 * time.Minute
+
+// past tells whether an event's time is History or more before now.
+func past(ts string, now time.Time) bool {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	return err == nil && now.Sub(t) >= History
+}
+
+// Beat writes a heartbeat line for each tool call that has run without its
+// result for Heartbeat since its line (or its latest heartbeat line) at
+// now: "Bash running 45s", stamped with now, in the order the calls began.
+// A live run calls it every so often; it writes nothing without a Clock.
+func (s *Summary) Beat(now time.Time) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.Heartbeat <= 0 || s.Clock == nil {
+		return nil
+	}
+	type due struct {
+		st *sessionLog
+		r  *run
+	}
+	var all []due
+	for _, st := range s.sessions {
+		for _, r := range st.tools {
+			if now.Sub(r.beat) >= s.Heartbeat {
+				all = append(all, due{st, r})
+			}
+		}
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	slices.SortFunc(all, func(a, b due) int { return a.r.seq - b.r.seq })
+	stamp := now.UTC().Format("2006-01-02T15:04:05.000Z")
+	for _, d := range all {
+		d.r.beat = now
+		body := d.r.name + " running " + seconds(now.Sub(d.r.since))
+		if d.r.stream != agt.StreamMain && d.r.stream != "" {
+			body = "[" + oneLine(d.r.stream, s.budget()) + "] " + body
+		}
+		if err := s.line(d.st, stamp, lineRunning, body); err != nil {
+			return err
+		}
+	}
+	return s.flush()
+}
+
 // begin starts keeping a session.
 func (s *Summary) begin(session string) *sessionLog {
 	s.started++
-	st := &sessionLog{num: s.started, names: map[string]string{}, usage: map[string]*agt.Usage{}, model: map[string]string{}}
+	st := &sessionLog{num: s.started, names: map[string]string{}, tools: map[string]*run{}, usage: map[string]*agt.Usage{}, model: map[string]string{}, fill: map[string]*fill{}}
 	s.sessions[session] = st
 	return st
 }
@@ -384,23 +529,150 @@ func cut(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// totals says a usage: input, output and cache tokens, and the cost when
-// there is one; "no usage" when there is none.
-func totals(u *agt.Usage, num func(int64) string) string {
-	if *u == (agt.Usage{Scope: u.Scope}) {
-		return "no usage"
+// totals says a usage: what a narrow terminal must keep first, the cost
+// when there is one and the tokens in all, then input, output and cache
+// tokens; "no usage" when there is none. Provisional figures (that may
+// still change) begin with "~".
+func totals(u *agt.Usage, num func(int64) string, provisional bool) string {
+	return strings.Join(append(lead(u, num, provisional), parts(u, num)...), " · ")
+}
+
+// lead is the cost and the tokens in all of u.
+func lead(u *agt.Usage, num func(int64) string, provisional bool) []string {
+	if *u == (agt.Usage{Scope: u.Scope, Provisional: u.Provisional}) {
+		return []string{"no usage"}
 	}
-	parts := []string{num(u.Input) + " in", num(u.Output) + " out"}
+	mark := ""
+	if provisional {
+		mark = "~"
+	}
+	var l []string
+	if u.CostUSD != nil {
+		l = append(l, mark+Dollars(*u.CostUSD))
+	}
+	return append(l, mark+num(u.Input+u.CacheRead+u.CacheWrite+u.Output)+" tok")
+}
+
+// parts are the input, output and cache tokens of u.
+func parts(u *agt.Usage, num func(int64) string) []string {
+	if *u == (agt.Usage{Scope: u.Scope, Provisional: u.Provisional}) {
+		return nil
+	}
+	p := []string{num(u.Input) + " in", num(u.Output) + " out"}
 	if u.CacheRead != 0 {
-		parts = append(parts, num(u.CacheRead)+" cache read")
+		p = append(p, num(u.CacheRead)+" cache read")
 	}
 	if u.CacheWrite != 0 {
-		parts = append(parts, num(u.CacheWrite)+" cache write")
+		p = append(p, num(u.CacheWrite)+" cache write")
 	}
+	return p
+}
+
+// running is the body of a usage line of stream: "Σ", the session's
+// running cost and tokens, the context the stream's latest call filled
+// (what a narrow terminal keeps), the burn rate, the line's tag (its
+// stream and model) and the tokens by kind.
+func (st *sessionLog) running(stream, tag string) string {
+	t := st.total()
+	l := lead(t, compact, len(st.pending) > 0)
+	if f := st.fill[stream]; f != nil && f.window > 0 && f.tokens > 0 {
+		l = append(l, "ctx "+percent(f.tokens, f.window))
+	}
+	l = append(l, st.rate()...)
+	p := parts(t, compact)
+	if tag != "" && len(p) > 0 {
+		p[0] = tag + " " + p[0]
+	}
+	return "Σ " + strings.Join(append(l, p...), " · ")
+}
+
+// percent is n of all in whole percent, "<1%" for a part below one.
+func percent(n, all int64) string {
+	if p := n * 100 / all; p > 0 || n == 0 {
+		return strconv.FormatInt(p, 10) + "%"
+	}
+	return "<1%"
+}
+
+// note keeps what a usage event tells of the context filled and of the
+// burn rate. An event without a time takes clock's, when there is a clock
+// (a live run), else counts in neither.
+func (st *sessionLog) note(ev *agt.Event, clock func() time.Time) {
+	u := ev.Usage
+	if u.Scope == agt.ScopeCall {
+		f := st.fill[ev.Stream]
+		if f == nil {
+			f = &fill{}
+			st.fill[strings.Clone(ev.Stream)] = f
+		}
+		if f.call != u.MessageID || u.MessageID == "" { // a new call; else more of the same call
+			f.call, f.tokens = strings.Clone(u.MessageID), 0
+		}
+		f.tokens += u.Input + u.CacheRead + u.CacheWrite
+		if u.ContextWindow > 0 {
+			f.window = u.ContextWindow
+		}
+	}
+	at, err := time.Parse(time.RFC3339Nano, ev.TS)
+	if err != nil {
+		if clock == nil {
+			return
+		}
+		at = clock()
+	}
+	c := 0.0
 	if u.CostUSD != nil {
-		parts = append(parts, Dollars(*u.CostUSD))
+		c = *u.CostUSD
 	}
-	return strings.Join(parts, " · ")
+	st.burn = append(st.burn, sample{at, u.Input + u.CacheRead + u.CacheWrite + u.Output, c})
+	// keep the samples of the window before the latest one
+	i := 0
+	for i < len(st.burn) && at.Sub(st.burn[i].at) > BurnWindow {
+		i++
+	}
+	st.burn = append(st.burn[:0], st.burn[i:]...)
+}
+
+// rate is the burn rate: the tokens and cost per minute of the usage
+// events of the last BurnWindow, over the minutes from the first of them
+// to the latest (at least one); nothing with fewer than two.
+func (st *sessionLog) rate() []string {
+	if len(st.burn) < 2 {
+		return nil
+	}
+	var tokens int64
+	var cost float64
+	for _, b := range st.burn {
+		tokens += b.tokens
+		cost += b.cost
+	}
+	minutes := max(st.burn[len(st.burn)-1].at.Sub(st.burn[0].at).Minutes(), 1)
+	r := []string{compact(int64(float64(tokens)/minutes)) + " tok/min"}
+	if cost > 0 {
+		r = append(r, Dollars(cost/minutes)+"/min")
+	}
+	return r
+}
+
+// unsettled follows which calls' usage is still provisional: a
+// provisional usage event adds its call (stream NUL message id), a later
+// usage event of the call that is not provisional settles it, and a
+// run-scope usage event settles them all.
+type unsettled map[string]bool
+
+func (p *unsettled) note(ev *agt.Event) {
+	u := ev.Usage
+	switch {
+	case u.Scope == agt.ScopeRun:
+		clear(*p)
+	case u.Provisional:
+		if *p == nil {
+			*p = unsettled{}
+		}
+		(*p)[ev.Stream+"\x00"+u.MessageID] = true
+	case len(*p) > 0:
+		delete(*p, ev.Stream+"\x00"+u.MessageID)
+	}
 }
 
 // Dollars is how the summary writes a cost: to a hundredth of a cent.
@@ -460,6 +732,14 @@ func elapsed(ms int64) string {
 		return fmt.Sprintf("%dm%02ds", ms/60_000, ms%60_000/1000)
 	}
 	return fmt.Sprintf("%dh%02dm", ms/3_600_000, ms%3_600_000/60_000)
+}
+
+// seconds writes a time a tool has run in whole seconds: 45s, 2m05s, 1h02m.
+func seconds(d time.Duration) string {
+	if d < time.Minute {
+		return strconv.Itoa(int(d/time.Second)) + "s"
+	}
+	return elapsed(d.Milliseconds())
 }
 
 func plural(n int, what string) string {

@@ -215,10 +215,13 @@ func TestSummaryFigures(t *testing.T) {
 	}
 	cost := 0.02224
 	u := agt.Usage{Input: 5000, Output: 170, CacheWrite: 1000, CostUSD: &cost}
-	if got, want := totals(&u, compact), "5k in · 170 out · 1k cache write · $0.0222"; got != want {
+	if got, want := totals(&u, compact, false), "$0.0222 · 6.2k tok · 5k in · 170 out · 1k cache write"; got != want {
 		t.Errorf("totals %q, want %q", got, want)
 	}
-	if got := totals(&agt.Usage{Scope: agt.ScopeRun}, exact); got != "no usage" {
+	if got, want := totals(&u, exact, true), "~$0.0222 · ~6,170 tok · 5,000 in · 170 out · 1,000 cache write"; got != want {
+		t.Errorf("provisional totals %q, want %q", got, want)
+	}
+	if got := totals(&agt.Usage{Scope: agt.ScopeRun}, exact, false); got != "no usage" {
 		t.Errorf("totals of nothing %q", got)
 	}
 }

@@ -32,7 +32,9 @@ func consolidate(t testing.TB, cfg provider.Config, paths ...string) ([]*transcr
 		ts = append(ts, &c)
 		return nil
 	})
-	cfg.Transform = (&provider.Normalizer{}).Event
+	if cfg.Transform == nil {
+		cfg.Transform = (&provider.Normalizer{}).Event
+	}
 	cfg.Sink = func(b []agt.Event) error {
 		evs = append(evs, b...)
 		return cons.Add(b)

@@ -2,7 +2,9 @@ package claude
 
 import (
 	"hash/maphash"
+	"maps"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,8 +18,10 @@ type parser struct {
 	opts  agt.Options
 	calls map[string]string // session NUL tool_use id → event id of the call, until its result
 
-	// session logs: usage per model call, held while the call is open (until
-	// a later call starts in its stream, or the unit ends)
+	// session logs: usage per model call, emitted at the call's first line
+	// and open while its lines come (until a later call starts in its
+	// stream, or the unit ends): a line of it that raises the figures gives
+	// the difference
 	open  []*call          // open calls, by first appearance
 	byKey map[string]*call // session NUL message id NUL request id → open call
 	// the latest closed calls (hash of their key → emitted figures), in a
@@ -61,6 +65,11 @@ type parser struct {
 	results map[string]map[string]*agt.Usage // session → model → totals so far
 	model   string
 	said    map[string]bool // sessions whose main stream gave assistant text
+	// live output: the provisional usage of the calls seen since the
+	// session's last result line (session → model → figures emitted),
+	// and the figures emitted per call (session NUL message id)
+	pending map[string]map[string]*agt.Usage
+	liveFig map[string]figures
 }
 
 // call is the usage of one model call, as the largest of its lines.
@@ -75,6 +84,7 @@ type call struct {
 	u       agt.Usage
 	src     agt.Src
 	raw     agt.Raw
+	sent    figures // the figures its usage events add up to so far
 }
 
 // figures are the counts of a usage event already emitted, kept so that a
@@ -108,6 +118,8 @@ func newParser(live bool, opts agt.Options) *parser {
 		tasks:     map[string]string{},
 		results:   map[string]map[string]*agt.Usage{},
 		said:      map[string]bool{},
+		pending:   map[string]map[string]*agt.Usage{},
+		liveFig:   map[string]figures{},
 		queue:     queues{},
 	}
 }
@@ -218,9 +230,6 @@ func (p *parser) stream(r *record) string {
 }
 
 func (p *parser) Finish(em *agt.Emitter) {
-	for _, c := range p.open {
-		p.emitCall(em, c)
-	}
 	for _, c := range p.deferred {
 		if c.k != "" { // a call of a mirror its subagent's file lacks
 			p.emitCall(em, c)
@@ -267,22 +276,21 @@ func (p *parser) emitCall(em *agt.Emitter, c *call) {
 	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: c.session, Stream: c.stream, TS: c.ts, Model: c.model, Usage: &u}, c.key, "usage\x00"+c.reqID)
 }
 
-// closeStream emits the open calls of a stream, which a new call closes.
-func (p *parser) closeStream(em *agt.Emitter, session, stream string) {
-	src, raw := em.Src(), em.Line()
+// closeStream closes the open calls of a stream, which a new call closes:
+// their figures are remembered (a line of one that comes back later can
+// still raise them).
+func (p *parser) closeStream(session, stream string) {
 	kept := p.open[:0]
 	for _, c := range p.open {
 		if c.session != session || c.stream != stream {
 			kept = append(kept, c)
 			continue
 		}
-		p.emitCall(em, c)
 		delete(p.byKey, c.k)
-		p.remember(maphash.String(p.seed, c.k), figuresOf(&c.u))
+		p.remember(maphash.String(p.seed, c.k), c.sent)
 	}
 	clear(p.open[len(kept):])
 	p.open = kept
-	em.SetSrc(src, raw)
 }
 
 // callKey is the model call an assistant line with usage belongs to: its
@@ -301,9 +309,12 @@ func callKey(r *record, session string) (key, k string, ok bool) {
 	return key, session + "\x00" + key + "\x00" + r.RequestID, true
 }
 
-// addCall records the usage of an assistant line of a session log. A call
+// addCall emits the usage of an assistant line of a session log: the
+// first line of a call gives its figures at once; a later line of it that
+// wins (the largest output, ties the later line) gives the difference, so
+// that the call's events add up to its winning line's figures. A call
 // stays open while its lines come; the first line of another call in the
-// same stream makes it final and emits its usage.
+// same stream closes it.
 func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string) {
 	key, k, ok := callKey(r, session)
 	if !ok {
@@ -325,21 +336,30 @@ func (p *parser) addCall(em *agt.Emitter, r *record, session, stream, ts string)
 			p.correct(em, r, session, stream, ts, key, h, f, u)
 			return
 		}
-		p.closeStream(em, session, stream)
+		p.closeStream(session, stream)
 		// strings decoded from a line share its memory: clone what is kept
 		c = &call{k: strings.Clone(k), key: strings.Clone(key), reqID: strings.Clone(r.RequestID), session: strings.Clone(session),
 			stream: strings.Clone(stream), ts: strings.Clone(ts), model: strings.Clone(m.Model)}
-		p.byKey[k] = c
+		p.byKey[c.k] = c
 		p.open = append(p.open, c)
-	} else if u.Output < c.u.Output {
+		// the figures only: nothing of the line is kept
+		c.u, c.src, c.sent = u, em.Src(), figuresOf(&u)
+		if p.opts.Raw {
+			c.raw = em.Line()
+		}
+		p.emitCall(em, c)
+		c.raw = nil
 		return
 	}
-	// the figures only: nothing of the line is kept
-	c.u = u
-	c.src = em.Src()
-	if p.opts.Raw {
-		c.raw = em.Line()
+	now := figuresOf(&u)
+	if u.Output < c.u.Output || now == c.sent {
+		return
 	}
+	d := diff(&u, c.sent.usage())
+	c.u, c.sent = u, now
+	d.Scope, d.MessageID, d.Speed = agt.ScopeCall, key, u.Speed
+	d.Sum()
+	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: session, Stream: stream, TS: ts, Model: m.Model, Usage: d}, key, "usage\x00"+r.RequestID+"\x00"+lineKey(em, r))
 }
 
 // deferCall holds the usage of a mirrored assistant record whose
@@ -400,7 +420,18 @@ func (p *parser) correct(em *agt.Emitter, r *record, session, stream, ts, key st
 	d := diff(&u, was.usage())
 	d.Scope, d.MessageID = agt.ScopeCall, key
 	d.Sum()
-	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: session, Stream: stream, TS: ts, Model: r.Message.Model, Usage: d}, key, "usage\x00"+r.RequestID+"\x00"+em.Key())
+	em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: session, Stream: stream, TS: ts, Model: r.Message.Model, Usage: d}, key, "usage\x00"+r.RequestID+"\x00"+lineKey(em, r))
+}
+
+// lineKey names the line a usage difference comes from: its record's
+// uuid, which a copy of the record (a resumed session's file, a backup)
+// keeps, so that the copy's difference has the same event id and counts
+// once; the line's place when the record has none.
+func lineKey(em *agt.Emitter, r *record) string {
+	if r.UUID != "" {
+		return r.UUID
+	}
+	return em.Key()
 }
 
 // usageOf takes the figures of a line's usage.
@@ -418,8 +449,73 @@ func usageOf(mu *usage) agt.Usage {
 	return u
 }
 
+// liveCall emits the usage of a live assistant line as soon as it comes,
+// provisional: stream-json writes one line per content block, each with
+// the message's usage (input and cache figures, an output count still
+// growing), and only the result line gives the run's final figures. The
+// first line of a message gives its figures; a later line of the same
+// message that raises them gives the difference (largest output wins, as
+// in session logs). The result line settles them (runUsage).
+func (p *parser) liveCall(c *ctx) {
+	r := &c.d.rec
+	m := r.Message
+	if m == nil || m.Usage == nil || m.Model == "<synthetic>" || m.ID == "" {
+		return
+	}
+	u := usageOf(m.Usage)
+	now := figuresOf(&u)
+	k := c.session + "\x00" + m.ID
+	was, seen := p.liveFig[k]
+	if seen && (u.Output < was.output || now == was) {
+		return
+	}
+	suffix := "usage"
+	d := &u
+	if seen {
+		d = diff(&u, was.usage())
+		if d.Input < 0 || d.CacheRead < 0 || d.CacheWrite < 0 || d.CacheWrite1h < 0 || d.Reasoning < 0 {
+			return // a line that lowers a figure: the first figures stand
+		}
+		d.Speed = u.Speed
+		suffix = "usage\x00" + c.em.Key()
+	}
+	p.liveFig[strings.Clone(k)] = now
+	d.Scope, d.MessageID, d.Provisional = agt.ScopeCall, m.ID, true
+	d.Sum()
+	byModel := p.pending[c.session]
+	if byModel == nil {
+		byModel = map[string]*agt.Usage{}
+		p.pending[strings.Clone(c.session)] = byModel
+	}
+	sum := byModel[m.Model]
+	if sum == nil {
+		sum = &agt.Usage{}
+		byModel[strings.Clone(m.Model)] = sum
+	}
+	sum.Add(d)
+	c.em.Emit(agt.Event{Kind: agt.KindUsage, NativeSession: c.session, Stream: c.stream, TS: c.ts, Model: m.Model, Usage: d}, m.ID, suffix)
+}
+
+// settle takes the provisional figures of the session's calls off the run
+// figures u of model: what the run adds to them. A figure the calls exceed
+// is held at 0 (the calls' figures then stand).
+func settle(u, prov *agt.Usage) {
+	if prov == nil {
+		return
+	}
+	sub := func(a *int64, b int64) { *a = max(*a-b, 0) }
+	sub(&u.Input, prov.Input)
+	sub(&u.CacheRead, prov.CacheRead)
+	sub(&u.CacheWrite, prov.CacheWrite)
+	sub(&u.CacheWrite1h, prov.CacheWrite1h)
+	sub(&u.Output, prov.Output)
+	sub(&u.Reasoning, prov.Reasoning)
+}
+
 // runUsage emits the usage of a live result line: per model, the growth
-// since the previous result of the session.
+// since the previous result of the session, less the provisional usage
+// of its calls already emitted (liveCall), so that the events of the run
+// add up to the result's figures.
 func (p *parser) runUsage(c *ctx) {
 	r := &c.d.rec
 	models := make([]string, 0, len(r.ModelUsage))
@@ -427,6 +523,8 @@ func (p *parser) runUsage(c *ctx) {
 		models = append(models, m)
 	}
 	sort.Strings(models)
+	pend := p.pending[c.session]
+	delete(p.pending, c.session)
 	prev := p.results[c.session]
 	if prev == nil {
 		prev = map[string]*agt.Usage{}
@@ -437,6 +535,8 @@ func (p *parser) runUsage(c *ctx) {
 		now := &agt.Usage{Input: int64(mu.Input), CacheRead: int64(mu.CacheRead), CacheWrite: int64(mu.CacheWrite), CacheWrite1h: int64(mu.CacheWrite1h), Output: int64(mu.Output), Reasoning: int64(mu.Thinking), NativeCostUSD: mu.CostUSD}
 		u := diff(now, prev[m])
 		prev[strings.Clone(m)] = now
+		settle(u, pend[m])
+		delete(pend, m)
 		u.Scope = agt.ScopeRun
 		u.ContextWindow = int64(mu.Context)
 		u.Sum()
@@ -445,6 +545,9 @@ func (p *parser) runUsage(c *ctx) {
 	if len(models) == 0 && r.Usage != nil {
 		// no per-model figures (early 2.x): the result's own usage
 		u := &agt.Usage{Scope: agt.ScopeRun, Input: int64(r.Usage.Input), CacheRead: int64(r.Usage.CacheRead), CacheWrite: int64(r.Usage.CacheWrite), Output: int64(r.Usage.Output), NativeCostUSD: r.TotalCost}
+		for _, m := range slices.Sorted(maps.Keys(pend)) {
+			settle(u, pend[m])
+		}
 		u.Sum()
 		c.emit(agt.Event{Kind: agt.KindUsage, Model: p.model, Usage: u}, "usage")
 	}

@@ -189,9 +189,14 @@ func (c *ctx) assistant() {
 	if m == nil {
 		return
 	}
-	if !c.p.live {
-		c.p.addCall(c.em, r, c.session, c.stream, c.ts)
-	}
+	// the call's usage follows the line's own events
+	defer func() {
+		if c.p.live {
+			c.p.liveCall(c)
+		} else {
+			c.p.addCall(c.em, r, c.session, c.stream, c.ts)
+		}
+	}()
 	ev := agt.Event{Model: m.Model, MessageID: m.ID}
 	if r.APIError || m.Model == "<synthetic>" {
 		ev.Meta = &agt.Meta{Type: "assistant", Subtype: "api_error"}

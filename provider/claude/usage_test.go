@@ -23,9 +23,11 @@ func TestUsageOnly(t *testing.T) {
 			paths = append(paths, dir)
 		}
 	}
+	// the usage events, then the sessions' first folders: the report reads
+	// each apart, so their order among one another does not matter
 	usage := func(opts agt.Options) [][]byte {
 		out, _, _ := providertest.Parse(t, provider.Config{Provider: "claude", Opts: opts, Quiet: true}, paths...)
-		var keep [][]byte
+		var keep, folders [][]byte
 		folder := map[string]bool{}
 		for _, l := range bytes.Split(out, []byte("\n")) {
 			if !bytes.Contains(l, []byte(`"kind":"usage"`)) && !bytes.Contains(l, []byte(`"cwd":`)) {
@@ -41,10 +43,10 @@ func TestUsageOnly(t *testing.T) {
 			} else if ev.Meta != nil && ev.Meta.Cwd != "" && !folder[ev.Session] { // a session's first folder
 				folder[ev.Session] = true
 				b, _ := json.Marshal([]any{ev.Session, ev.Meta.Cwd})
-				keep = append(keep, b)
+				folders = append(folders, b)
 			}
 		}
-		return keep
+		return append(keep, folders...)
 	}
 	full, fast := usage(agt.Options{}), usage(agt.Options{Usage: true})
 	n := 0

@@ -136,8 +136,8 @@ func TestStreamlogCLI(t *testing.T) {
 		{name: "summary", stdin: codexCall, stdout: []string{
 			" session    codex t1 · model gpt-5.1-codex-max · cwd /r\n",
 			" tool       Read  /r/README.md\n",
-			" usage      Σ 60 in · 10 out · 40 cache read · $0.0002\n",
-			" end        60 in · 10 out · 40 cache read · $0.0002 · 3.0s · 1 tool call\n",
+			" usage      Σ $0.0002 · 110 tok · ctx <1% · 60 in · 10 out · 40 cache read\n",
+			" end        $0.0002 · 110 tok · 60 in · 10 out · 40 cache read · 3.0s · 1 tool call\n",
 		}, noStderr: true, stdoutLines: 4},
 		{name: "raw", args: []string{"--mode", "raw"}, stdin: codexCall, stdout: []string{`"name":"Read"`}, stdoutLines: 4},
 		{name: "bad mode", args: []string{"--mode", "json"}, code: ExitUsage, stdoutLines: 0},

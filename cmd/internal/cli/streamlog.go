@@ -3,6 +3,7 @@ package cli
 import (
 	stdio "io"
 	"os"
+	"time"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
@@ -20,9 +21,13 @@ agt-transcript --stream-log writes beside each transcript: --mode raw writes
 every (normalized) event as JSONL; --mode summary (the default) is for
 watching a run: a header line when a session starts (provider, session id,
 model and folder when known), one line per message, tool call and result, a
-line with the session's running tokens and cost at each model call's usage,
-and a closing line with its totals (tokens, cost, duration, tool calls,
-errors: the figures agt-transcript gives it) when it ends. When the output
+line with the session's running cost and tokens at each model call's usage
+(then the context the call filled, the burn rate per minute over the last 5
+minutes, and the tokens by kind; "~" marks figures still provisional), and a
+closing line with its totals (cost, tokens, duration, tool calls, errors:
+the figures agt-transcript gives it) when it ends. In a live run (-f, or a
+pipe on stdin) a tool call still without its result gets a "running" line
+every --heartbeat (Bash running 45s). When the output
 holds more than one session, lines from the second session on begin with
 the session's number (#2). On a terminal, lines are cut to its width
 ($COLUMNS, else the terminal's) and colored (--color auto: not when NO_COLOR
@@ -33,8 +38,8 @@ escaped.
    2026-01-28T22:26:40.001Z session    claude 0a1b2c3d · cwd /home/dev/app
    2026-01-28T22:26:46.793Z tool       (claude-opus-4-5) Bash  git status
    2026-01-28T22:26:46.842Z result     Bash  ok  On branch main
-   2026-01-28T22:26:47.120Z usage      Σ 12.3k in · 1.2k out · 40k cache read · $0.0421
-   2026-01-28T22:28:02.310Z end        12,301 in · 1,187 out · 40,022 cache read · $0.0421 · 1m22s · 1 tool call
+   2026-01-28T22:26:47.120Z usage      Σ $0.0421 · 53.5k tok · ctx 27% · 12.3k in · 1.2k out · 40k cache read
+   2026-01-28T22:28:02.310Z end        $0.0421 · 53,510 tok · 12,301 in · 1,187 out · 40,022 cache read · 1m22s · 1 tool call
 
 Examples:
    claude -p "fix it" --output-format stream-json --verbose | agt-streamlog
@@ -51,6 +56,7 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 	app.Flags = append(inputFlags(),
 		&cli.StringFlag{Name: "mode", Value: transcript.LogSummary, Usage: "`MODE`: raw (every event as JSONL) or summary (readable lines)"},
 		&cli.StringFlag{Name: "color", Value: "auto", Usage: "`WHEN` summary lines are colored: auto (on a terminal, unless NO_COLOR is set), always or never"},
+		&cli.DurationFlag{Name: "heartbeat", Value: 30 * time.Second, Usage: "in a live run (-f, or a pipe on stdin), say every `DURATION` that a tool call still runs without its result (\"Bash running 45s\"); 0: never"},
 	)
 	app.Flags = append(app.Flags, normalizeFlags()...)
 	app.Flags = append(app.Flags, followFlags()...)
@@ -79,9 +85,19 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		var out stage.Output = stage.NewJSONL(io.Out) // --mode raw
 		var sum *transcript.Summary
 		var cons *transcript.Consolidator
+		if c.Duration("heartbeat") < 0 {
+			return Usagef("--heartbeat %s: want a duration of 0 or more", c.Duration("heartbeat"))
+		}
+		var stopBeat func()
 		if mode == transcript.LogSummary {
 			sum = transcript.NewSummary(stage.NewWriter(io.Out), colored(io.Out))
 			sum.Width = lineWidth(io.Out)
+			if live(fl, operands(c), io.In) {
+				// a live run: events without a time are given the
+				// clock's (burn rate), and running tools a heartbeat
+				sum.Clock, sum.Heartbeat = time.Now, c.Duration("heartbeat")
+				stopBeat = heartbeat(sum)
+			}
 			out = sum
 			if args := operands(c); fl == nil || len(args) == 0 || args[0] == stage.StdinPath {
 				// the sessions as agt-transcript makes them: a record
@@ -99,6 +115,9 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 			}
 		}
 		st, err := read(c, cfg, fl, inputs, out, io.Err)
+		if stopBeat != nil {
+			stopBeat()
+		}
 		if ok := err == nil || interrupted(c, err); ok && cons != nil { // interrupted, what was read ends its sessions
 			if cerr := cons.Close(); err == nil {
 				err = cerr
@@ -112,6 +131,51 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		return outcome(st, err, failed)
 	}
 	return app
+}
+
+// live tells whether agt-streamlog watches a run as it goes: it follows
+// files, or reads stdin from a pipe or a terminal (not a file).
+func live(fl *stage.Follower, args []string, in stdio.Reader) bool {
+	if fl != nil {
+		return true
+	}
+	if len(args) > 0 && args[0] != stage.StdinPath {
+		return false
+	}
+	f, ok := in.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && !fi.Mode().IsRegular()
+}
+
+// heartbeat calls sum.Beat every second (or every heartbeat, when shorter)
+// until the returned stop is called.
+func heartbeat(sum *transcript.Summary) (stop func()) {
+	if sum.Heartbeat <= 0 {
+		return func() {}
+	}
+	t := time.NewTicker(min(sum.Heartbeat, time.Second))
+	done, over := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(over)
+		for {
+			select {
+			case now := <-t.C:
+				if sum.Beat(now) != nil {
+					return // the output is gone: the run ends on its own
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		t.Stop()
+		close(done)
+		<-over
+	}
 }
 
 // colorModes tell, for each --color, whether lines written to out are

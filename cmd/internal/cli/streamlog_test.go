@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -102,10 +103,11 @@ func TestStreamlogPipeWhole(t *testing.T) {
 func closing(t *testing.T, line []byte) (figures, calls string) {
 	var tr struct {
 		Usage struct {
-			Input      int64 `json:"input"`
-			Output     int64 `json:"output"`
-			CacheRead  int64 `json:"cache_read"`
-			CacheWrite int64 `json:"cache_write"`
+			Input       int64 `json:"input"`
+			Output      int64 `json:"output"`
+			CacheRead   int64 `json:"cache_read"`
+			CacheWrite  int64 `json:"cache_write"`
+			Provisional bool  `json:"provisional"`
 		} `json:"usage"`
 		CostUSD *float64 `json:"cost_usd"`
 		Counts  struct {
@@ -119,15 +121,22 @@ func closing(t *testing.T, line []byte) (figures, calls string) {
 	if u.Input == 0 && u.Output == 0 && u.CacheRead == 0 && u.CacheWrite == 0 && tr.CostUSD == nil {
 		figures = "no usage"
 	} else {
-		parts := []string{commas(u.Input) + " in", commas(u.Output) + " out"}
+		// the cost and the tokens in all first (what a narrow terminal
+		// keeps), then the tokens by kind
+		mark := ""
+		if u.Provisional {
+			mark = "~"
+		}
+		var parts []string
+		if tr.CostUSD != nil {
+			parts = append(parts, fmt.Sprintf("%s$%.4f", mark, *tr.CostUSD))
+		}
+		parts = append(parts, mark+commas(u.Input+u.Output+u.CacheRead+u.CacheWrite)+" tok", commas(u.Input)+" in", commas(u.Output)+" out")
 		if u.CacheRead != 0 {
 			parts = append(parts, commas(u.CacheRead)+" cache read")
 		}
 		if u.CacheWrite != 0 {
 			parts = append(parts, commas(u.CacheWrite)+" cache write")
-		}
-		if tr.CostUSD != nil {
-			parts = append(parts, fmt.Sprintf("$%.4f", *tr.CostUSD))
 		}
 		figures = strings.Join(parts, " · ")
 	}
@@ -335,5 +344,118 @@ func TestColorFlag(t *testing.T) {
 		if code != c.code || strings.Contains(out.String(), "\x1b[") != c.color {
 			t.Errorf("--color %s: exit %d, stdout %q, stderr %s", c.arg, code, out.String(), errb.String())
 		}
+	}
+}
+
+// TestStreamlogHeartbeat: agt-streamlog reading a live run from a pipe says
+// that a tool call still runs while its result has not come ("Bash running
+// …"), and stops once the result is in; reading the same run from a file
+// writes no heartbeat line.
+func TestStreamlogHeartbeat(t *testing.T) {
+	path := filepath.Join(providertest.RepoRoot(t), "testdata", "claude", "live", "gen__claude-2.1.197__tools.jsonl")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	call := -1
+	for i, l := range lines {
+		if strings.Contains(l, `"type":"tool_use"`) {
+			call = i
+			break
+		}
+	}
+	if call < 0 {
+		t.Fatal("no tool call")
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inR.Close()
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	var errb bytes.Buffer
+	go func() {
+		c := Run(context.Background(), Streamlog(IO{In: inR, Out: outW, Err: &errb}), []string{"agt", "-q", "--heartbeat", "20ms"})
+		outW.Close()
+		done <- c
+	}()
+	got := make(chan string, 1024)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			got <- sc.Text()
+		}
+		close(got)
+	}()
+	if _, err := io.WriteString(inW, strings.Join(lines[:call+1], "")); err != nil {
+		t.Fatal(err)
+	}
+	guard := time.NewTimer(hangGuard)
+	defer guard.Stop()
+	var out []string
+	for beat := false; !beat; {
+		select {
+		case l := <-got:
+			out = append(out, l)
+			beat = regexp.MustCompile(` running +Bash running [0-9]+s$`).MatchString(l)
+		case <-guard.C:
+			t.Fatalf("no heartbeat line before the hang guard; out so far:\n%s", strings.Join(out, "\n"))
+		}
+	}
+	if _, err := io.WriteString(inW, strings.Join(lines[call+1:], "")); err != nil {
+		t.Fatal(err)
+	}
+	inW.Close()
+	var after []string
+	for l := range got {
+		after = append(after, l)
+	}
+	if c := <-done; c != 0 {
+		t.Fatalf("exit %d: %s", c, errb.String())
+	}
+	// once the result is in, the call has no more heartbeat lines (the
+	// next calls may have their own)
+	result := slices.IndexFunc(after, func(l string) bool { return strings.Contains(l, " result ") })
+	if result < 0 {
+		t.Fatalf("no result line: %q", after)
+	}
+	for _, l := range after[result:] {
+		if strings.Contains(l, "Bash running") {
+			t.Errorf("a heartbeat after the call's result: %q", l)
+		}
+	}
+	whole, _, _ := runFilter(t, Streamlog, "-q", path)
+	if strings.Contains(string(whole), " running ") {
+		t.Errorf("a file read afterwards has heartbeat lines:\n%s", whole)
+	}
+}
+
+// TestStreamlogFollowHeartbeat: following a growing capture, agt-streamlog
+// says that its last tool call runs while its result is not written, and
+// writes the call's result when it comes.
+func TestStreamlogFollowHeartbeat(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(providertest.RepoRoot(t), "testdata", "claude", "live", "gen__claude-2.1.197__tools.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	call := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, `"type":"tool_use"`) })
+	if call < 0 {
+		t.Fatal("no tool call")
+	}
+	path := filepath.Join(t.TempDir(), "run.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines[:call+1], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := startFollow(t, Streamlog, "-q", "-f", "--heartbeat", "20ms", path)
+	f.waitOut(t, "a heartbeat line", func(out []byte) bool {
+		return regexp.MustCompile(`(?m) running +Bash running [0-9]+s$`).Match(out)
+	})
+	appendFile(t, path, strings.Join(lines[call+1:], ""))
+	f.waitOut(t, "the call's result", func(out []byte) bool { return bytes.Contains(out, []byte(" result     Bash  ok")) })
+	if code := f.stop(t); code != 0 {
+		t.Fatalf("exit %d", code)
 	}
 }

@@ -52,6 +52,10 @@ type Options struct {
 	WeekStart    time.Weekday   // the first day of a week
 }
 
+// scopeMore marks, within the report, a usage event that adds to a call
+// already counted.
+const scopeMore = "call+"
+
 // Figures are the sums of a row.
 type Figures struct {
 	Input, CacheRead, CacheWrite, Output, Reasoning, Total int64
@@ -178,6 +182,9 @@ type Report struct {
 	// across groups (a session's events read again from another input
 	// that is not read with its logs: agt-parse's output beside them).
 	counted map[uint64]int32
+	// calls met: a call's later usage events (the differences a log's
+	// later lines of the same message add) count its tokens, not a call
+	callIDs map[uint64]struct{}
 	group   int32
 	seed    maphash.Seed
 	// Skipped counts the usage events left out by Since and Until (those
@@ -190,7 +197,7 @@ func New(opt Options) *Report {
 	if opt.Loc == nil {
 		opt.Loc = time.UTC
 	}
-	r := &Report{opt: opt, sessions: map[string]*session{}, cells: map[cellKey]*cell{}, counted: map[uint64]int32{}, seed: maphash.MakeSeed()}
+	r := &Report{opt: opt, sessions: map[string]*session{}, cells: map[cellKey]*cell{}, counted: map[uint64]int32{}, callIDs: map[uint64]struct{}{}, seed: maphash.MakeSeed()}
 	for _, v := range opt.By {
 		switch v {
 		case Day, Week, Month:
@@ -265,13 +272,24 @@ func (r *Report) Add(ev *agt.Event) error {
 		}
 	}
 	s := r.session(ev)
+	usage := ev.Usage
+	if usage.Scope == agt.ScopeCall && usage.MessageID != "" {
+		h := maphash.String(r.seed, "call\x00"+ev.Session+"\x00"+usage.MessageID)
+		if _, ok := r.callIDs[h]; ok {
+			more := *usage
+			more.Scope = scopeMore
+			usage = &more
+		} else {
+			r.callIDs[h] = struct{}{}
+		}
+	}
 	if r.blocks {
-		u := *ev.Usage
+		u := *usage
 		u.MessageID, u.Speed = "", ""
 		r.calls = append(r.calls, call{ts: ts, stamp: strings.Clone(stamp), sess: s.id, model: strings.Clone(ev.Model), u: u})
 		return nil
 	}
-	r.addCell(s.id, r.bucket(ts, stamp), ev.Model, stamp, ev.Usage)
+	r.addCell(s.id, r.bucket(ts, stamp), ev.Model, stamp, usage)
 	return nil
 }
 
