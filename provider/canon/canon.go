@@ -112,8 +112,8 @@ func normalizeTool(provider, cwd string, keep bool, t *agt.Tool) {
 // norm is a normalized call.
 type norm struct {
 	name, kind, origin, via string
-	mcp                *agt.MCP
-	input              agt.Raw
+	mcp                     *agt.MCP
+	input                   agt.Raw
 }
 
 // Source names where a call comes from for Normalize and Render: the
