@@ -42,8 +42,15 @@ package cline
 
 import "github.com/agt-project/agt"
 
-// Format names.
-const FormatSession = "cline-session"
+// Format names: the SDK's sessions, and the task folders of the VS Code
+// extension and of its forks, each named after the extension that wrote
+// them.
+const (
+	FormatSession  = "cline-session"
+	FormatTask     = "cline-task"
+	FormatRooTask  = "roo-code-task"
+	FormatKiloTask = "kilo-code-task"
+)
 
 // Provider is Cline.
 type Provider struct{}
@@ -52,9 +59,15 @@ type Provider struct{}
 func (Provider) Name() string { return "cline" }
 
 // Formats lists the formats the provider reads; the first is the default.
-func (Provider) Formats() []string { return []string{FormatSession} }
+func (Provider) Formats() []string {
+	return []string{FormatSession, FormatTask, FormatRooTask, FormatKiloTask}
+}
 
 // NewParser returns a parser for one input in format.
-func (Provider) NewParser(string, agt.Options) agt.Parser {
+func (Provider) NewParser(format string, _ agt.Options) agt.Parser {
+	switch format {
+	case FormatTask, FormatRooTask, FormatKiloTask:
+		return newTaskParser(format)
+	}
 	return &parser{calls: map[string]string{}}
 }

@@ -38,3 +38,41 @@ func (m *metrics) event() *agt.Usage {
 	}
 	return u
 }
+
+// apiRequest is the JSON text of an api_req_started record (older
+// versions: api_req_finished): the request's usage as the extension
+// counts it. tokensIn is the prompt without the cache reads and writes
+// (Anthropic's input_tokens; a request served from the cache shows
+// tokensIn 0 beside its cacheWrites), tokensOut includes reasoning, cost
+// is the extension's own figure in USD.
+type apiRequest struct {
+	TokensIn     agt.Count `json:"tokensIn"`
+	TokensOut    agt.Count `json:"tokensOut"`
+	CacheWrites  agt.Count `json:"cacheWrites"`
+	CacheReads   agt.Count `json:"cacheReads"`
+	Cost         *float64  `json:"cost"`
+	CancelReason string    `json:"cancelReason"`
+	Failed       string    `json:"streamingFailedMessage"`
+}
+
+// usage is r in agt's meaning (scope call), nil when the request spent
+// nothing (it was cancelled before a reply, or its figures are not in
+// yet).
+func (r *apiRequest) usage() *agt.Usage {
+	u := &agt.Usage{
+		Scope:      agt.ScopeCall,
+		Input:      int64(r.TokensIn),
+		CacheRead:  int64(r.CacheReads),
+		CacheWrite: int64(r.CacheWrites),
+		Output:     int64(r.TokensOut),
+	}
+	u.Sum()
+	if r.Cost != nil {
+		c := *r.Cost
+		u.NativeCostUSD = &c
+	}
+	if u.Total == 0 && (u.NativeCostUSD == nil || *u.NativeCostUSD == 0) {
+		return nil
+	}
+	return u
+}

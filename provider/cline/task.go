@@ -1,0 +1,168 @@
+package cline
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/internal/docscan"
+	"github.com/agt-project/agt/stage"
+)
+
+// taskFiles are the files of a task folder that are read, in the order
+// they are read, with the member of a task line that carries their
+// records. The arrays are read element by element.
+var taskFiles = []struct{ name, member string }{
+	{"ui_messages.json", "ui"},
+	{"api_conversation_history.json", "api"},
+	{"history_item.json", "item"},
+	{"task_metadata.json", "metadata"},
+}
+
+// readOrder is the order the files are read in: Roo Code's history item
+// first (it names the working folder and the parent task), then the
+// panel's records, the API history and the metadata.
+var readOrder = []int{2, 0, 1, 3}
+
+// extensions are the global storage folders of the extensions that write
+// task folders (tasks/<id>/ under them), by the extension's id, with the
+// format of their tasks. Cursor, VSCodium and Windsurf keep the same ids.
+var extensions = map[string]string{
+	"saoudrizwan.claude-dev":     FormatTask,
+	"rooveterinaryinc.roo-cline": FormatRooTask,
+	"kilocode.kilo-code":         FormatKiloTask,
+}
+
+// taskLine is one record of a task folder as the parser reads it: the
+// task (the folder's name), the extension that wrote it (the id of the
+// global storage folder holding tasks/, "" when the folder is elsewhere),
+// the file and the JSON pointer of the record, and the record under the
+// member of its file. Bad holds a file (or the tail of an array) that is
+// not JSON, as text.
+type taskLine struct {
+	Task      string  `json:"cline_task"`
+	Extension string  `json:"extension,omitempty"`
+	File      string  `json:"file"`
+	Ptr       string  `json:"ptr,omitempty"`
+	UI        agt.Raw `json:"ui,omitempty"`
+	API       agt.Raw `json:"api,omitempty"`
+	Metadata  agt.Raw `json:"metadata,omitempty"`
+	Item      agt.Raw `json:"item,omitempty"`
+	Bad       string  `json:"bad,omitempty"`
+}
+
+// isTask tells whether dir is a task folder: it holds ui_messages.json or
+// api_conversation_history.json, and the first of them holds a JSON array.
+func isTask(dir string) bool {
+	for _, f := range taskFiles[:2] {
+		fh, err := os.Open(filepath.Join(dir, f.name))
+		if err != nil {
+			continue
+		}
+		var b [64]byte
+		n, _ := io.ReadFull(fh, b[:])
+		fh.Close()
+		t := bytes.TrimLeft(b[:n], " \t\r\n\ufeff")
+		return len(t) > 0 && t[0] == '['
+	}
+	return false
+}
+
+// extension is the id of the extension whose global storage holds the
+// task folder dir (…/<id>/tasks/<task>), "" when its place is not one.
+func extension(dir string) string {
+	parent := filepath.Dir(dir)
+	if filepath.Base(parent) != "tasks" {
+		return ""
+	}
+	id := filepath.Base(filepath.Dir(parent))
+	if extensions[id] == "" {
+		return ""
+	}
+	return id
+}
+
+// Claim makes a task folder of the VS Code extension (or of Roo Code or
+// Kilo Code) one input.
+func (Provider) Claim(path string, isDir bool) (stage.Input, bool) {
+	if !isDir || !isTask(path) {
+		return stage.Input{}, false
+	}
+	return stage.Input{Path: path, Open: func() (io.ReadCloser, error) { return openTask(path) }}, true
+}
+
+// openTask streams the records of a task folder as task lines: the
+// history_item.json of Roo Code and Kilo Code whole, the elements of
+// ui_messages.json, then those of api_conversation_history.json, then
+// task_metadata.json whole.
+func openTask(dir string) (io.ReadCloser, error) {
+	task, ext := filepath.Base(dir), extension(dir)
+	pr, pw := io.Pipe()
+	go func() {
+		for _, i := range readOrder {
+			f := taskFiles[i]
+			path := filepath.Join(dir, f.name)
+			b, err := os.ReadFile(path)
+			if os.IsNotExist(err) {
+				continue
+			}
+			if err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+			for _, l := range taskLines(b, f.member) {
+				l.Task, l.Extension, l.File = task, ext, path
+				if _, err := pw.Write(append(agt.Marshal(l), '\n')); err != nil {
+					return
+				}
+			}
+		}
+		pw.Close()
+	}()
+	return pr, nil
+}
+
+// taskLines cuts one file of a task into lines: an array's elements (with
+// their pointers), an object whole, and what is not JSON (a file or an
+// array's tail cut short) as a bad line.
+func taskLines(b []byte, member string) []taskLine {
+	b = bytes.TrimLeft(b, " \t\r\n\ufeff")
+	put := func(l *taskLine, v agt.Raw) {
+		switch member {
+		case "ui":
+			l.UI = v
+		case "api":
+			l.API = v
+		case "metadata":
+			l.Metadata = v
+		default:
+			l.Item = v
+		}
+	}
+	if len(b) > 0 && b[0] == '[' {
+		var out []taskLine
+		s := docscan.New(b)
+		err := s.Elements(func(n int) error {
+			v, err := s.Value()
+			if err == nil {
+				l := taskLine{Ptr: docscan.Index("", n)}
+				put(&l, agt.Compact(v))
+				out = append(out, l)
+			}
+			return err
+		})
+		if err != nil {
+			out = append(out, taskLine{Ptr: docscan.Index("", len(out)), Bad: agt.ValidText(string(b[min(s.Pos(), len(b)):]))})
+		}
+		return out
+	}
+	v := bytes.TrimSpace(b)
+	if !agt.Valid(v) {
+		return []taskLine{{Bad: agt.ValidText(string(v))}}
+	}
+	l := taskLine{}
+	put(&l, agt.Compact(v))
+	return []taskLine{l}
+}

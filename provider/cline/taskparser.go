@@ -1,0 +1,227 @@
+package cline
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/agt-project/agt"
+)
+
+// agents are the agents of the task formats, as a session's meta names
+// them.
+var agents = map[string]string{
+	FormatTask:     "cline",
+	FormatRooTask:  "roo-code",
+	FormatKiloTask: "kilo-code",
+}
+
+// taskParser reads the task lines of one task folder (task.go).
+type taskParser struct {
+	format  string
+	api     *parser             // reads the API history when it is the conversation
+	task    string              // the task whose lines are read
+	ui      bool                // the task has ui_messages.json: it is the conversation
+	reqs    int                 // the api_req_started records read
+	asked   bool                // a request was sent: a text is the model's
+	last    map[string]taskCall // the last call of each kind of result (command, mcp, browser, subtask)
+	started bool                // the session event of the task was emitted
+}
+
+// taskCall is a call whose result a later record gives.
+type taskCall struct{ id, event string }
+
+func newTaskParser(format string) *taskParser {
+	return &taskParser{format: format, api: &parser{calls: map[string]string{}}, last: map[string]taskCall{}}
+}
+
+// taskValue is a decoded task line.
+type taskValue struct {
+	line taskLine
+	ui   *uiMessage
+	api  *message
+	item *historyItem
+}
+
+// uiMessage is one element of ui_messages.json (a ClineMessage).
+type uiMessage struct {
+	TS        *float64   `json:"ts"`
+	Type      string     `json:"type"`
+	Say       string     `json:"say"`
+	Ask       string     `json:"ask"`
+	Text      *string    `json:"text"`
+	Partial   bool       `json:"partial"`
+	ModelInfo *modelInfo `json:"modelInfo"`
+}
+
+// historyItem is Roo Code's and Kilo Code's history_item.json: the task's
+// entry in the task list.
+type historyItem struct {
+	ID        string   `json:"id"`
+	TS        *float64 `json:"ts"`
+	Task      string   `json:"task"`
+	Workspace string   `json:"workspace"`
+	Mode      string   `json:"mode"`
+	Parent    string   `json:"parentTaskId"`
+	Root      string   `json:"rootTaskId"`
+}
+
+// Decode reads one task line and its record.
+func (p *taskParser) Decode(rec []byte) (any, error) {
+	v := &taskValue{}
+	if err := agt.Decode(rec, &v.line); err != nil && !agt.IsFieldError(err) {
+		return nil, err
+	}
+	var err error
+	switch l := &v.line; {
+	case len(l.UI) > 0:
+		v.ui = &uiMessage{}
+		err = agt.Decode(l.UI, v.ui)
+	case len(l.API) > 0:
+		v.api = &message{}
+		err = agt.Decode(l.API, v.api)
+	case len(l.Item) > 0:
+		v.item = &historyItem{}
+		err = agt.Decode(l.Item, v.item)
+	}
+	if err != nil && !agt.IsFieldError(err) {
+		v.ui, v.api, v.item = nil, nil, nil
+	}
+	return v, err
+}
+
+// Apply emits the events of one task line.
+func (p *taskParser) Apply(em *agt.Emitter, v any) {
+	tv := v.(*taskValue)
+	l := &tv.line
+	em.SetSrc(agt.Src{Path: l.File, Ptr: l.Ptr}, em.Line())
+	if l.Task != p.task {
+		p.task = l.Task
+		em.Session(l.Task)
+	}
+	if !p.started {
+		p.started = true
+		em.Emit(agt.Event{Kind: agt.KindMeta, Meta: &agt.Meta{Type: "session", Agent: agents[p.format]}}, "", "session")
+	}
+	switch {
+	case l.Bad != "":
+		em.Errorf("not JSON: %.80s", l.Bad)
+	case len(l.UI) > 0:
+		p.ui = true
+		if tv.ui != nil {
+			p.uiMessage(em, tv.ui)
+		}
+	case len(l.API) > 0:
+		p.apiMessage(em, tv.api)
+	case len(l.Metadata) > 0:
+		em.Emit(agt.Event{Kind: agt.KindMeta, Meta: &agt.Meta{Type: "task_metadata", Data: l.Metadata}}, "", "metadata")
+	case tv.item != nil:
+		it := tv.item
+		em.Emit(agt.Event{Kind: agt.KindMeta, TS: millis(it.TS), Meta: &agt.Meta{
+			Type: "session", Subtype: "history_item", Cwd: it.Workspace, Title: it.Task, ParentSession: it.Parent,
+		}}, "", "item")
+	case len(l.Item) == 0:
+		em.Unknown("", "", "task line")
+	}
+}
+
+// Finish emits nothing: every record is read whole.
+func (*taskParser) Finish(*agt.Emitter) {}
+
+// apiMessage emits a message of the API history: the conversation when
+// the task has no ui_messages.json, else a meta event (the panel's
+// records tell the same, with their times and the usage).
+func (p *taskParser) apiMessage(em *agt.Emitter, m *message) {
+	if m == nil {
+		return
+	}
+	if p.ui {
+		em.Emit(agt.Event{Kind: agt.KindMeta, TS: millis(m.TS), Meta: &agt.Meta{Type: "api_message", Subtype: m.Role}}, "", "api")
+		return
+	}
+	if h := roles[m.Role]; h != nil {
+		h(p.api, em, m)
+		return
+	}
+	em.Unknown("", "", "role "+m.Role)
+}
+
+// uiHandler emits the events of one panel record.
+type uiHandler func(p *taskParser, em *agt.Emitter, m *uiMessage)
+
+// uiMessage emits a panel record by its say or ask (dispatch tables in
+// taskui.go); a partial record is a meta event (the panel saves the whole
+// one after it).
+func (p *taskParser) uiMessage(em *agt.Emitter, m *uiMessage) {
+	table, kind := says, m.Say
+	if m.Type == "ask" {
+		table, kind = asks, m.Ask
+	}
+	if m.Partial {
+		em.Emit(agt.Event{Kind: agt.KindMeta, TS: millis(m.TS), Meta: &agt.Meta{Type: "partial", Subtype: kind}}, "", "ui")
+		return
+	}
+	if h := table[kind]; h != nil && (m.Type == "say" || m.Type == "ask") {
+		h(p, em, m)
+		return
+	}
+	em.Unknown(m.Type+" "+kind, "", "panel record")
+}
+
+// text is the record's text.
+func (m *uiMessage) text() string { return str(m.Text) }
+
+// msgID is the message id of the model's reply to the current request:
+// one assistant message per API request.
+func (p *taskParser) msgID() string {
+	if p.reqs == 0 {
+		return ""
+	}
+	return "req-" + strconv.Itoa(p.reqs)
+}
+
+// emit emits ev at m's time, as the model's reply to the current request
+// when ev is the model's.
+func (p *taskParser) emit(em *agt.Emitter, m *uiMessage, ev agt.Event) string {
+	ev.TS = millis(m.TS)
+	switch ev.Kind {
+	case agt.KindAssistant, agt.KindReasoning, agt.KindToolCall:
+		ev.MessageID = p.msgID()
+		if m.ModelInfo != nil {
+			ev.Model = m.ModelInfo.ModelID
+		}
+	}
+	return em.Emit(ev, "", "ui")
+}
+
+// call emits a tool call of the model; kind names the kind of record that
+// gives its result ("" for none).
+func (p *taskParser) call(em *agt.Emitter, m *uiMessage, name string, input agt.Raw, mcp *agt.MCP, kind string) {
+	id := "ui-" + strconv.FormatFloat(deref(m.TS), 'f', -1, 64)
+	ev := p.emit(em, m, agt.Event{Kind: agt.KindToolCall, Tool: &agt.Tool{
+		ID: id, Name: name, NativeName: name, MCP: mcp, Input: input, NativeInput: input,
+	}})
+	if kind != "" {
+		p.last[kind] = taskCall{id, ev}
+	}
+}
+
+// result emits the result of the last call of kind.
+func (p *taskParser) result(em *agt.Emitter, m *uiMessage, kind string, output string, isError bool) {
+	c, ok := p.last[kind]
+	if !ok {
+		p.emit(em, m, agt.Event{Kind: agt.KindMeta, Meta: &agt.Meta{Type: m.Say + m.Ask}, Text: agt.String(output)})
+		return
+	}
+	p.emit(em, m, agt.Event{Kind: agt.KindToolResult, Result: &agt.Result{ID: c.id, Call: c.event, Output: agt.String(output), IsError: isError}})
+}
+
+func deref(f *float64) float64 {
+	if f == nil {
+		return 0
+	}
+	return *f
+}
+
+// isErrorText tells whether a result's text reports an error (the
+// panel's "Error:" prefix).
+func isErrorText(s string) bool { return strings.HasPrefix(s, "Error") }
