@@ -57,7 +57,7 @@ func TestTable(t *testing.T) {
 		"copilot":  {"Read", "Write", "Edit", "Bash", "Grep", "Glob", "WebFetch", "WebSearch", "Task", "TodoWrite", "Skill", "AskUserQuestion"},
 		"pi":       {"Read", "Write", "Edit", "Bash", "Grep", "Glob", "LS"},
 		"opencode": {"Read", "Write", "Edit", "Bash", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "Task", "TodoWrite", "Skill", "AskUserQuestion", "ExitPlanMode"},
-		"cline":    {"Write", "Edit", "Skill"},
+		"cline":    {"Read", "Write", "Edit", "Bash", "Grep", "LS", "WebFetch", "Task", "Skill"},
 	}
 	for p, names := range core {
 		for _, n := range names {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider/internal/docscan"
@@ -144,9 +145,11 @@ func taskLines(b []byte, member string) []taskLine {
 	if len(b) > 0 && b[0] == '[' {
 		var out []taskLine
 		s := docscan.New(b)
+		end := 1 // where the last complete element ends
 		err := s.Elements(func(n int) error {
 			v, err := s.Value()
 			if err == nil {
+				end = s.Pos()
 				l := taskLine{Ptr: docscan.Index("", n)}
 				put(&l, agt.Compact(v))
 				out = append(out, l)
@@ -154,7 +157,11 @@ func taskLines(b []byte, member string) []taskLine {
 			return err
 		})
 		if err != nil {
-			out = append(out, taskLine{Ptr: docscan.Index("", len(out)), Bad: agt.ValidText(string(b[min(s.Pos(), len(b)):]))})
+			rest := strings.TrimLeft(string(b[end:]), " \t\r\n,")
+			if rest == "" {
+				rest = "(the end of the file)"
+			}
+			out = append(out, taskLine{Ptr: docscan.Index("", len(out)), Bad: agt.ValidText(rest)})
 		}
 		return out
 	}

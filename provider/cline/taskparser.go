@@ -104,7 +104,7 @@ func (p *taskParser) Apply(em *agt.Emitter, v any) {
 	}
 	switch {
 	case l.Bad != "":
-		em.Errorf("not JSON: %.80s", l.Bad)
+		em.Errorf("not JSON (the file is cut short or malformed): %.80q", l.Bad)
 	case len(l.UI) > 0:
 		p.ui = true
 		if tv.ui != nil {
@@ -164,7 +164,7 @@ func (p *taskParser) uiMessage(em *agt.Emitter, m *uiMessage) {
 		h(p, em, m)
 		return
 	}
-	em.Unknown(m.Type+" "+kind, "", "panel record")
+	em.Unknown("", "", m.Type+" "+kind)
 }
 
 // text is the record's text.
