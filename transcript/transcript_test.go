@@ -128,6 +128,8 @@ var goldenSessions = []string{
 	"pi/live/gen__pi-0.73.1__rpc-stdout.jsonl",
 	"opencode/pidev__30-80b1955cc9-1.json",
 	"cline/cline__session.messages.json",
+	"cline/tasks/saoudrizwan.claude-dev/tasks/1760534080239",
+	"cline/tasks/rooveterinaryinc.roo-cline/tasks/0b5c6f0e-3f1a-4c2e-9d7a-1c2b3d4e5f60",
 	"acp/gen__gemini-cli-0.61.0__acp.both.jsonl",
 	"amp/toolpath__stream-json-0.0.1785170481.jsonl",
 	"amp/toolpath__thread-export-0.0.1785170481.json",

@@ -39,7 +39,7 @@ var extensions = map[string]string{
 // taskLine is one record of a task folder as the parser reads it: the
 // task (the folder's name), the extension that wrote it (the id of the
 // global storage folder holding tasks/, "" when the folder is elsewhere),
-// the file and the JSON pointer of the record, and the record under the
+// the file (its name in the folder) and the JSON pointer of the record, and the record under the
 // member of its file. Bad holds a file (or the tail of an array) that is
 // not JSON, as text.
 type taskLine struct {
@@ -114,7 +114,7 @@ func openTask(dir string) (io.ReadCloser, error) {
 				return
 			}
 			for _, l := range taskLines(b, f.member) {
-				l.Task, l.Extension, l.File = task, ext, path
+				l.Task, l.Extension, l.File = task, ext, f.name
 				if _, err := pw.Write(append(agt.Marshal(l), '\n')); err != nil {
 					return
 				}

@@ -1,6 +1,7 @@
 package cline
 
 import (
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -93,7 +94,7 @@ func (p *taskParser) Decode(rec []byte) (any, error) {
 func (p *taskParser) Apply(em *agt.Emitter, v any) {
 	tv := v.(*taskValue)
 	l := &tv.line
-	em.SetSrc(agt.Src{Path: l.File, Ptr: l.Ptr}, em.Line())
+	em.SetSrc(agt.Src{Path: filepath.Join(em.Src().Path, l.File), Ptr: l.Ptr}, em.Line())
 	if l.Task != p.task {
 		p.task = l.Task
 		em.Session(l.Task)
