@@ -139,6 +139,12 @@ func (p *taskParser) apiMessage(em *agt.Emitter, m *message) {
 		em.Emit(agt.Event{Kind: agt.KindMeta, TS: millis(m.TS), Meta: &agt.Meta{Type: "api_message", Subtype: m.Role}}, "", "api")
 		return
 	}
+	if m.Role == "assistant" {
+		p.reqs++ // one API request per assistant message
+		if m.ID == "" {
+			m.ID = p.msgID()
+		}
+	}
 	if h := roles[m.Role]; h != nil {
 		h(p.api, em, m)
 		return

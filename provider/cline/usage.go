@@ -12,6 +12,14 @@ type metrics struct {
 	CacheWriteTokens agt.Count `json:"cacheWriteTokens"`
 	Reasoning        int64     `json:"reasoningTokenCount"`
 	Cost             *float64  `json:"cost"`
+	// Tokens is what the VS Code extension (3.x) writes in its API
+	// history instead: prompt is the whole prompt, cached the part read
+	// from the cache.
+	Tokens *struct {
+		Prompt     agt.Count `json:"prompt"`
+		Completion agt.Count `json:"completion"`
+		Cached     agt.Count `json:"cached"`
+	} `json:"tokens"`
 }
 
 // event is m in agt's meaning (scope call): input without the cache reads
@@ -19,6 +27,9 @@ type metrics struct {
 func (m *metrics) event() *agt.Usage {
 	if m == nil {
 		return nil
+	}
+	if t := m.Tokens; t != nil && m.InputTokens == 0 && m.OutputTokens == 0 {
+		return (&metrics{InputTokens: t.Prompt, CacheReadTokens: t.Cached, OutputTokens: t.Completion, Cost: m.Cost}).event()
 	}
 	u := &agt.Usage{
 		Scope:      agt.ScopeCall,
