@@ -78,11 +78,9 @@ var toolDefs = map[string]canon.Def{
 	"submit_and_exit":   {Desc: "Ends the task with a summary of what was done.", Params: "summary!:s verified:b"},
 	"spawn_agent":       {Desc: "Starts a sub-agent on a task.", Params: "systemPrompt!:s task!:s"},
 
-	// the extension's tools
+	// the extension's tools (write_to_file, replace_in_file and apply_diff
+	// have none: Write and Edit render as the SDK's editor)
 	"read_file":                  {Desc: "Reads a file.", Params: "path!:s"},
-	"write_to_file":              {Desc: "Writes a file whole, creating it when it does not exist.", Params: "path!:s content!:s"},
-	"replace_in_file":            {Desc: "Edits a file with SEARCH/REPLACE blocks.", Params: "path!:s diff!:s"},
-	"apply_diff":                 {Desc: "Edits a file with SEARCH/REPLACE blocks.", Params: "path!:s diff!:s"},
 	"insert_content":             {Desc: "Inserts content before a line of a file.", Params: "path!:s line!:n content!:s"},
 	"search_and_replace":         {Desc: "Replaces text in a file.", Params: "path!:s search!:s replace!:s"},
 	"delete_file":                {Desc: "Deletes a file.", Params: "path!:s"},

@@ -31,7 +31,9 @@ func requestSums(t *testing.T, path string) (in, out, cr, cw int64, cost float64
 	if os.IsNotExist(err) {
 		b, err = os.ReadFile(filepath.Join(filepath.Dir(path), "api_conversation_history.json"))
 		var msgs []struct {
-			Metrics struct{ Tokens struct{ Prompt, Completion, Cached int64 } }
+			Metrics struct {
+				Tokens struct{ Prompt, Completion, Cached int64 }
+			}
 		}
 		if err == nil {
 			err = json.Unmarshal(b, &msgs)
