@@ -94,7 +94,7 @@ func (p *taskParser) reasoning(em *agt.Emitter, m *uiMessage) {
 }
 
 func (p *taskParser) error(em *agt.Emitter, m *uiMessage) {
-	p.emit(em, m, agt.Event{Kind: agt.KindError, Text: agt.String(m.text()), Meta: &agt.Meta{Type: m.Say + m.Ask}})
+	p.emit(em, m, agt.Event{Kind: agt.KindSystem, Text: agt.String(m.text()), Meta: &agt.Meta{Type: m.Say + m.Ask}})
 }
 
 // request is an API request: its usage (the record's text is JSON) and,
@@ -160,7 +160,7 @@ func (p *taskParser) failed(em *agt.Emitter, m *uiMessage) {
 	if reason == "" {
 		reason = m.Ask
 	}
-	p.emit(em, m, agt.Event{Kind: agt.KindError, Text: agt.String(m.text()), Meta: &agt.Meta{Type: "ask", Subtype: m.Ask,
+	p.emit(em, m, agt.Event{Kind: agt.KindSystem, Text: agt.String(m.text()), Meta: &agt.Meta{Type: "ask", Subtype: m.Ask,
 		Outcome: &agt.Outcome{Status: agt.OutcomeError, Reason: reason}}})
 }
 

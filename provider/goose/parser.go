@@ -316,7 +316,7 @@ func toolRequest(c *blockCtx, b *block) {
 		if b.ToolCall != nil && len(b.ToolCall.Error) > 0 {
 			msg = "tool request failed: " + errText(b.ToolCall.Error)
 		}
-		c.emit(agt.Event{Kind: agt.KindError, Text: agt.String(msg), Meta: &agt.Meta{Type: b.Type}})
+		c.emit(agt.Event{Kind: agt.KindSystem, Text: agt.String(msg), Meta: &agt.Meta{Type: b.Type}})
 		return
 	}
 	in := v.Arguments
