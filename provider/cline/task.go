@@ -52,6 +52,11 @@ type taskLine struct {
 	Metadata  agt.Raw `json:"metadata,omitempty"`
 	Item      agt.Raw `json:"item,omitempty"`
 	Bad       string  `json:"bad,omitempty"`
+	// More is the text of the command_output records that follow this
+	// one (a command's output comes in pieces, one record each), which
+	// are marked Cont: the output is one result of the command.
+	More string `json:"more,omitempty"`
+	Cont bool   `json:"cont,omitempty"`
 }
 
 // isTask tells whether dir is a task folder: it holds ui_messages.json or
@@ -156,6 +161,9 @@ func taskLines(b []byte, member string) []taskLine {
 			}
 			return err
 		})
+		if member == "ui" {
+			joinOutput(out)
+		}
 		if err != nil {
 			rest := strings.TrimLeft(string(b[end:]), " \t\r\n,")
 			if rest == "" {
@@ -172,4 +180,27 @@ func taskLines(b []byte, member string) []taskLine {
 	l := taskLine{}
 	put(&l, agt.Compact(v))
 	return []taskLine{l}
+}
+
+// joinOutput gives the first of each run of command_output records the
+// text of the others (More) and marks them (Cont).
+func joinOutput(lines []taskLine) {
+	first := -1
+	for i := range lines {
+		var m struct {
+			Say  string `json:"say"`
+			Ask  string `json:"ask"`
+			Text string `json:"text"`
+		}
+		if agt.API.Unmarshal(lines[i].UI, &m) != nil || m.Say+m.Ask != "command_output" {
+			first = -1
+			continue
+		}
+		if first < 0 {
+			first = i
+			continue
+		}
+		lines[first].More += m.Text
+		lines[i].Cont = true
+	}
 }

@@ -26,6 +26,7 @@ type taskParser struct {
 	asked   bool                // a request was sent: a text is the model's
 	last    map[string]taskCall // the last call of each kind of result (command, mcp, browser, subtask)
 	started bool                // the session event of the task was emitted
+	line    *taskLine           // the line being applied
 }
 
 // taskCall is a call whose result a later record gives.
@@ -94,6 +95,7 @@ func (p *taskParser) Decode(rec []byte) (any, error) {
 func (p *taskParser) Apply(em *agt.Emitter, v any) {
 	tv := v.(*taskValue)
 	l := &tv.line
+	p.line = l
 	em.SetSrc(agt.Src{Path: filepath.Join(em.Src().Path, l.File), Ptr: l.Ptr}, em.Line())
 	if l.Task != p.task {
 		p.task = l.Task

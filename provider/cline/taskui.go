@@ -177,9 +177,14 @@ func (p *taskParser) command(em *agt.Emitter, m *uiMessage) {
 	}{m.text()}), nil, "command")
 }
 
-// commandOutput is (a piece of) the output of the last command.
+// commandOutput is the output of the last command: the first piece
+// holds the text of all (task.go), the others are meta events.
 func (p *taskParser) commandOutput(em *agt.Emitter, m *uiMessage) {
-	p.result(em, m, "command", m.text(), false)
+	if p.line.Cont {
+		p.emit(em, m, agt.Event{Kind: agt.KindMeta, Meta: &agt.Meta{Type: m.Type, Subtype: "command_output", Data: agt.Marshal(map[string]string{"continues": "the output of the command_output record before"})}})
+		return
+	}
+	p.result(em, m, "command", m.text()+p.line.More, false)
 }
 
 // followup is ask_followup_question: the text is JSON {question, options}
