@@ -54,9 +54,12 @@ func (m *metrics) event() *agt.Usage {
 // versions: api_req_finished): the request's usage as the extension
 // counts it. tokensIn is the prompt without the cache reads and writes
 // (Anthropic's input_tokens; a request served from the cache shows
-// tokensIn 0 beside its cacheWrites), tokensOut includes reasoning, cost
-// is the extension's own figure in USD.
+// tokensIn 0 beside its cacheWrites), except where apiProtocol says
+// openai (Roo Code and its forks): then it is the whole prompt, the cache
+// included (Roo Code's calculateApiCostOpenAI). tokensOut includes
+// reasoning, cost is the extension's own figure in USD.
 type apiRequest struct {
+	APIProtocol  string    `json:"apiProtocol"`
 	TokensIn     agt.Count `json:"tokensIn"`
 	TokensOut    agt.Count `json:"tokensOut"`
 	CacheWrites  agt.Count `json:"cacheWrites"`
@@ -76,6 +79,9 @@ func (r *apiRequest) usage() *agt.Usage {
 		CacheRead:  int64(r.CacheReads),
 		CacheWrite: int64(r.CacheWrites),
 		Output:     int64(r.TokensOut),
+	}
+	if r.APIProtocol == "openai" {
+		u.Input = agt.Uncached(r.TokensIn, r.CacheReads, r.CacheWrites)
 	}
 	u.Sum()
 	if r.Cost != nil {
