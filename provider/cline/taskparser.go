@@ -2,6 +2,8 @@ package cline
 
 import (
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,10 +29,17 @@ type taskParser struct {
 	last    map[string]taskCall // the last call of each kind of result (command, mcp, browser, subtask)
 	started bool                // the session event of the task was emitted
 	line    *taskLine           // the line being applied
+	pending []pendingCall       // the calls of the current request without a result yet
 }
 
 // taskCall is a call whose result a later record gives.
 type taskCall struct{ id, event string }
+
+// pendingCall is a call of the current request that has no result yet.
+type pendingCall struct {
+	name string
+	taskCall
+}
 
 func newTaskParser(format string) *taskParser {
 	return &taskParser{format: format, api: &parser{calls: map[string]string{}}, last: map[string]taskCall{}}
@@ -212,6 +221,12 @@ func (p *taskParser) call(em *agt.Emitter, m *uiMessage, name string, input agt.
 	if kind != "" {
 		p.last[kind] = taskCall{id, ev}
 	}
+	p.pending = append(p.pending, pendingCall{name, taskCall{id, ev}})
+}
+
+// answered drops the call id from the pending calls.
+func (p *taskParser) answered(id string) {
+	p.pending = slices.DeleteFunc(p.pending, func(c pendingCall) bool { return c.id == id })
 }
 
 // result emits the result of the last call of kind.
@@ -222,6 +237,40 @@ func (p *taskParser) result(em *agt.Emitter, m *uiMessage, kind string, output s
 		return
 	}
 	p.emit(em, m, agt.Event{Kind: agt.KindToolResult, Result: &agt.Result{ID: c.id, Call: c.event, Output: agt.String(output), IsError: isError}})
+	p.answered(c.id)
+}
+
+// resultHead is the head of the text a request sends for a tool's result:
+// "[read_file for 'src/app.ts'] Result:", "[attempt_completion] Result:".
+var resultHead = regexp.MustCompile(`^\[([a-z_]+)(?: for [^\]]*)?\] Result:`)
+
+// resultEnds are where the result's text ends in a request: the reminders
+// and the environment the extension appends after it.
+var resultEnds = []string{"\n\n<environment_details>", "\n\n\n\n# Todo List", "\n\n\n\n# task_progress"}
+
+// requestResult emits, from the text of a request, the result of the
+// previous request's call it answers when that call has no result yet
+// (the panel shows none for reading or editing a file): the request's
+// first lines are what the extension sent the model as the tool's result.
+func (p *taskParser) requestResult(em *agt.Emitter, m *uiMessage, request string) {
+	h := resultHead.FindStringSubmatch(request)
+	if h == nil {
+		return
+	}
+	for i := len(p.pending) - 1; i >= 0; i-- {
+		c := p.pending[i]
+		if c.name != h[1] {
+			continue
+		}
+		out := strings.TrimLeft(request[len(h[0]):], "\n")
+		for _, end := range resultEnds {
+			if j := strings.Index(out, end); j >= 0 {
+				out = out[:j]
+			}
+		}
+		em.Emit(agt.Event{Kind: agt.KindToolResult, TS: millis(m.TS), Result: &agt.Result{ID: c.id, Call: c.event, Output: agt.String(out), IsError: isErrorText(out)}}, "", "result")
+		return
+	}
 }
 
 func deref(f *float64) float64 {

@@ -84,5 +84,6 @@ func (p *taskParser) tool(em *agt.Emitter, m *uiMessage) {
 	if r, ok := rec[t.result]; ok && t.result != "" {
 		c := p.last[kind]
 		em.Emit(agt.Event{Kind: agt.KindToolResult, TS: millis(m.TS), Result: &agt.Result{ID: c.id, Call: c.event, Output: agt.String(r.Str())}}, "", "result")
+		p.answered(c.id)
 	}
 }

@@ -100,19 +100,25 @@ func (p *taskParser) error(em *agt.Emitter, m *uiMessage) {
 // request is an API request: its usage (the record's text is JSON) and,
 // for a request cancelled or failed while streaming, its outcome.
 func (p *taskParser) request(em *agt.Emitter, m *uiMessage) {
-	if m.Say == "api_req_started" {
-		p.reqs++
-		p.asked = true
-	}
 	var r apiRequest
+	read := true
 	if t := m.text(); t != "" {
 		if err := agt.Decode([]byte(t), &r); err != nil {
 			em.Errorf("%s: %v", m.Say, err)
 			if !agt.IsFieldError(err) {
-				p.meta(em, m)
-				return
+				r, read = apiRequest{}, false
 			}
 		}
+	}
+	if m.Say == "api_req_started" {
+		p.requestResult(em, m, r.Request)
+		p.pending = nil
+		p.reqs++
+		p.asked = true
+	}
+	if !read {
+		p.meta(em, m)
+		return
 	}
 	u := r.usage()
 	if u == nil {

@@ -59,6 +59,7 @@ func (m *metrics) event() *agt.Usage {
 // included (Roo Code's calculateApiCostOpenAI). tokensOut includes
 // reasoning, cost is the extension's own figure in USD.
 type apiRequest struct {
+	Request      string    `json:"request"` // what was sent: a tool's result, the environment
 	APIProtocol  string    `json:"apiProtocol"`
 	TokensIn     agt.Count `json:"tokensIn"`
 	TokensOut    agt.Count `json:"tokensOut"`
