@@ -44,13 +44,14 @@
 // is cline-task). A task folder is claimed as one input (task.go), read as
 // lines {cline_task, extension, file, ptr, ui|api|item|metadata}: Roo
 // Code's history_item.json ({id, ts, task, workspace, mode, parentTaskId,
-// rootTaskId, token totals}), the elements of ui_messages.json (ClineMessage
+// rootTaskId, token totals}), task_metadata.json ({files_in_context,
+// model_usage, environment_history}: model_usage names the model of the
+// records that name none), the elements of ui_messages.json (ClineMessage
 // {ts, type say|ask, say|ask, text, partial, modelInfo,
-// conversationHistoryIndex, …}), those of api_conversation_history.json
-// (Anthropic MessageParam, with ts, modelInfo and metrics in later
-// versions) and task_metadata.json ({files_in_context, model_usage,
-// environment_history}). Each event's src names the file and the
-// record's JSON pointer.
+// conversationHistoryIndex, …}), then those of
+// api_conversation_history.json (Anthropic MessageParam, with ts,
+// modelInfo and metrics in later versions). Each event's src names the
+// file and the record's JSON pointer.
 //
 // The panel's records are the conversation, as they carry the times and
 // the usage: say text before the first api_req_started and user_feedback
@@ -65,8 +66,9 @@
 // searchFiles, newTask, …}) are calls under the names the model called
 // (tasktools.go: read_file, write_to_file, replace_in_file, apply_diff,
 // list_files, search_files, new_task, …), with the listing or matches the
-// panel shows as their result; command is execute_command and
-// command_output its result; use_mcp_server is use_mcp_tool with the
+// panel shows as their result, else the head of the next request's text
+// ([read_file for 'x'] Result: …); command is execute_command and its
+// command_output records (joined) its result; use_mcp_server is use_mcp_tool with the
 // server and tool in mcp; completion_result is attempt_completion, and the
 // ask that follows it the task's outcome (success); api_req_failed and
 // mistake_limit_reached are errors with outcome error. The API history is

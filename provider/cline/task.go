@@ -23,9 +23,10 @@ var taskFiles = []struct{ name, member string }{
 }
 
 // readOrder is the order the files are read in: Roo Code's history item
-// first (it names the working folder and the parent task), then the
-// panel's records, the API history and the metadata.
-var readOrder = []int{2, 0, 1, 3}
+// first (it names the working folder and the parent task), the metadata
+// (it names the models of the requests), then the panel's records and the
+// API history.
+var readOrder = []int{2, 3, 0, 1}
 
 // extensions are the global storage folders of the extensions that write
 // task folders (tasks/<id>/ under them), by the extension's id, with the
@@ -100,9 +101,9 @@ func (Provider) Claim(path string, isDir bool) (stage.Input, bool) {
 }
 
 // openTask streams the records of a task folder as task lines: the
-// history_item.json of Roo Code and Kilo Code whole, the elements of
-// ui_messages.json, then those of api_conversation_history.json, then
-// task_metadata.json whole.
+// history_item.json of Roo Code and Kilo Code and task_metadata.json
+// whole, the elements of ui_messages.json, then those of
+// api_conversation_history.json.
 func openTask(dir string) (io.ReadCloser, error) {
 	task, ext := filepath.Base(dir), extension(dir)
 	pr, pw := io.Pipe()

@@ -30,10 +30,18 @@ type taskParser struct {
 	started bool                // the session event of the task was emitted
 	line    *taskLine           // the line being applied
 	pending []pendingCall       // the calls of the current request without a result yet
+	models  []modelUse          // the task's models from its metadata, in order
 }
 
 // taskCall is a call whose result a later record gives.
 type taskCall struct{ id, event string }
+
+// modelUse is an element of task_metadata.json's model_usage: the model
+// used from ts on.
+type modelUse struct {
+	TS    float64 `json:"ts"`
+	Model string  `json:"model_id"`
+}
 
 // pendingCall is a call of the current request that has no result yet.
 type pendingCall struct {
@@ -125,6 +133,11 @@ func (p *taskParser) Apply(em *agt.Emitter, v any) {
 	case len(l.API) > 0:
 		p.apiMessage(em, tv.api)
 	case len(l.Metadata) > 0:
+		var md struct {
+			Models []modelUse `json:"model_usage"`
+		}
+		agt.API.Unmarshal(l.Metadata, &md)
+		p.models = md.Models
 		em.Emit(agt.Event{Kind: agt.KindMeta, Meta: &agt.Meta{Type: "task_metadata", Data: l.Metadata}}, "", "metadata")
 	case tv.item != nil:
 		it := tv.item
@@ -202,13 +215,26 @@ func (p *taskParser) msgID() string {
 func (p *taskParser) emit(em *agt.Emitter, m *uiMessage, ev agt.Event) string {
 	ev.TS = millis(m.TS)
 	switch ev.Kind {
-	case agt.KindAssistant, agt.KindReasoning, agt.KindToolCall:
+	case agt.KindAssistant, agt.KindReasoning, agt.KindToolCall, agt.KindUsage:
 		ev.MessageID = p.msgID()
-		if m.ModelInfo != nil {
-			ev.Model = m.ModelInfo.ModelID
-		}
+		ev.Model = p.model(m)
 	}
 	return em.Emit(ev, "", "ui")
+}
+
+// model is the model of a record: its modelInfo, else the model the
+// task's metadata names for its time.
+func (p *taskParser) model(m *uiMessage) string {
+	if m.ModelInfo != nil && m.ModelInfo.ModelID != "" {
+		return m.ModelInfo.ModelID
+	}
+	model := ""
+	for _, u := range p.models {
+		if m.TS != nil && u.TS <= *m.TS {
+			model = u.Model
+		}
+	}
+	return model
 }
 
 // call emits a tool call of the model; kind names the kind of record that

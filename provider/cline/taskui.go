@@ -125,11 +125,7 @@ func (p *taskParser) request(em *agt.Emitter, m *uiMessage) {
 		p.meta(em, m)
 	} else {
 		u.MessageID = p.msgID()
-		ev := agt.Event{Kind: agt.KindUsage, Usage: u, MessageID: u.MessageID}
-		if m.ModelInfo != nil {
-			ev.Model = m.ModelInfo.ModelID
-		}
-		p.emit(em, m, ev)
+		p.emit(em, m, agt.Event{Kind: agt.KindUsage, Usage: u})
 	}
 	if o := cancelled[r.CancelReason]; o != "" {
 		reason := r.CancelReason
