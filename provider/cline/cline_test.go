@@ -2,8 +2,10 @@ package cline_test
 
 import (
 	"encoding/json"
+	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -208,6 +210,24 @@ func FuzzParse(f *testing.F) {
 	var seeds [][]byte
 	for _, name := range []string{"cline__session.messages.json", "cline__session.json"} {
 		b, err := os.ReadFile(providertest.Testdata(f, "cline", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		seeds = append(seeds, b)
+	}
+	// the lines a task folder is read as
+	dirs, _ := filepath.Glob(providertest.Testdata(f, "cline", "tasks", "*", "tasks", "*"))
+	for _, dir := range dirs {
+		in, ok := (cline.Provider{}).Claim(dir, true)
+		if !ok {
+			f.Fatalf("%s not claimed", dir)
+		}
+		r, err := in.Open()
+		if err != nil {
+			f.Fatal(err)
+		}
+		b, err := io.ReadAll(r)
+		r.Close()
 		if err != nil {
 			f.Fatal(err)
 		}
