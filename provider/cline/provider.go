@@ -69,8 +69,8 @@
 // panel shows as their result, else the head of the next request's text
 // ([read_file for 'x'] Result: …); command is execute_command and its
 // command_output records (joined) its result; use_mcp_server is use_mcp_tool with the
-// server and tool in mcp; completion_result is attempt_completion, and the
-// ask that follows it the task's outcome (success); api_req_failed and
+// server and tool in mcp; completion_result is attempt_completion, which
+// says the task's outcome (success), as the ask that follows it does; api_req_failed and
 // mistake_limit_reached are errors with outcome error. The API history is
 // the conversation only when the folder has no ui_messages.json; else its
 // messages are meta events, as is the task metadata. A subtask (new_task)

@@ -1,6 +1,8 @@
 package cline
 
 import (
+	"strconv"
+
 	"github.com/agt-project/agt"
 )
 
@@ -143,10 +145,17 @@ var cancelled = map[string]string{
 }
 
 // completion is the model's attempt_completion: its result is the text.
+// The model presents the task as done: the call says success (a subtask
+// of Roo Code ends here, with no question after it); the user's feedback,
+// if any, comes after it.
 func (p *taskParser) completion(em *agt.Emitter, m *uiMessage) {
-	p.call(em, m, "attempt_completion", agt.Marshal(struct {
+	in := agt.Marshal(struct {
 		Result string `json:"result"`
-	}{m.text()}), nil, "")
+	}{m.text()})
+	id := "ui-" + strconv.FormatFloat(deref(m.TS), 'f', -1, 64)
+	ev := p.emit(em, m, agt.Event{Kind: agt.KindToolCall, Tool: &agt.Tool{ID: id, Name: "attempt_completion", NativeName: "attempt_completion", Input: in, NativeInput: in},
+		Meta: &agt.Meta{Type: "completion_result", Outcome: &agt.Outcome{Status: agt.OutcomeSuccess, Reason: "completion_result"}}})
+	p.pending = append(p.pending, pendingCall{"attempt_completion", taskCall{id, ev}})
 }
 
 // completed is the panel's question after a completion: the task is done.
