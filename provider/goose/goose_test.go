@@ -80,7 +80,7 @@ func TestUsage(t *testing.T) {
 func TestTools(t *testing.T) {
 	want := map[string]string{
 		"shell": "Bash", "developer__shell": "Bash", "text_editor": "", "developer__text_editor": "Write",
-		"github__create_issue": "mcp__github__create_issue",
+		"github__create_issue": "mcp__github__create_issue", "write": "Write", "edit": "Edit", "tree": "LS",
 	}
 	editor := map[string]string{"view": "Read", "str_replace": "Edit"}
 	seen := map[string]bool{}

@@ -67,6 +67,8 @@ type block struct {
 	ID         string  `json:"id"`
 	ToolCall   *result `json:"toolCall"`
 	ToolResult *result `json:"toolResult"`
+	Message    *string `json:"message"` // an error block's
+	ErrKind    string  `json:"kind"`
 	Meta       *struct {
 		Extension string `json:"goose_extension"`
 	} `json:"_meta"`
@@ -284,6 +286,10 @@ var blockTypes = map[string]func(c *blockCtx, b *block){
 	},
 	"redactedThinking": func(c *blockCtx, b *block) {
 		c.emit(agt.Event{Kind: agt.KindReasoning, Meta: &agt.Meta{Type: "redacted_thinking"}})
+	},
+	"error": func(c *blockCtx, b *block) { // an error Goose reports: {kind, message}
+		c.emit(agt.Event{Kind: agt.KindSystem, Text: agt.String(str(b.Message)), Meta: &agt.Meta{Type: "error", Subtype: b.ErrKind,
+			Outcome: &agt.Outcome{Status: agt.OutcomeError, Reason: str(b.Message)}}})
 	},
 	"toolRequest":             toolRequest,
 	"frontendToolRequest":     toolRequest,

@@ -30,15 +30,18 @@
 // {name, arguments}} or {status: error, error}} → tool_call (a failed
 // request also an error event); toolResponse {id, toolResult: {status,
 // value: {content, isError} or, earlier, the content array}} → tool_result
-// (the text of its content); image, toolConfirmationRequest,
+// (the text of its content); error {kind, message} (an error Goose
+// reports: the context is too long, the credits ran out) → system event
+// with outcome error; image, toolConfirmationRequest,
 // frontendToolRequest, contextLengthExceeded, summarizationRequested,
 // systemNotification, actionRequired → meta. Tool results come back on
 // user messages.
 //
 // Tool names are the extension's and the tool's, joined by "__"
 // (developer__shell); Goose 1.3x names the developer extension's tools
-// alone (shell, text_editor) and names the extension in _meta. Those of the
-// developer extension are canonical (canon.go); any other
+// alone (shell, text_editor) and names the extension in _meta; the
+// current developer extension has shell, write, edit and tree. Those of
+// the developer extension are canonical (canon.go); any other
 // extension__tool is an MCP server's tool (Goose's extensions are MCP
 // servers): mcp__extension__tool.
 //
