@@ -169,11 +169,63 @@ func (p *taskParser) apiMessage(em *agt.Emitter, m *message) {
 			m.ID = p.msgID()
 		}
 	}
+	if m.Role == "user" {
+		m.Content = p.textResults(m.Content)
+	}
 	if h := roles[m.Role]; h != nil {
 		h(p.api, em, m)
-		return
+	} else {
+		em.Unknown("", "", "role "+m.Role)
 	}
-	em.Unknown("", "", "role "+m.Role)
+	if m.Role == "assistant" {
+		p.pending = p.pending[:0]
+		var bs []block
+		agt.API.Unmarshal(m.Content, &bs)
+		for _, b := range bs {
+			if b.Type == "tool_use" && b.ID != "" {
+				p.pending = append(p.pending, pendingCall{b.Name, taskCall{b.ID, p.api.calls[b.ID]}})
+			}
+		}
+	}
+}
+
+// textResults makes the text blocks of a user message that give a tool's
+// result ("[read_file for 'x'] Result:" and the text, as the extension
+// 3.x sends them instead of tool_result blocks) tool_result blocks of the
+// previous message's call of that name, each call answered once.
+func (p *taskParser) textResults(content agt.Raw) agt.Raw {
+	if len(p.pending) == 0 || len(content) == 0 || content[0] != '[' {
+		return content
+	}
+	var bs []agt.Raw
+	if agt.API.Unmarshal(content, &bs) != nil {
+		return content
+	}
+	changed := false
+	for i, raw := range bs {
+		var b block
+		if agt.API.Unmarshal(raw, &b) != nil || b.Type != "text" || b.Text == nil {
+			continue
+		}
+		h := resultHead.FindStringSubmatch(*b.Text)
+		if h == nil {
+			continue
+		}
+		for j, c := range p.pending {
+			if c.name != h[1] {
+				continue
+			}
+			out := strings.TrimLeft((*b.Text)[len(h[0]):], "\n")
+			bs[i] = agt.Marshal(map[string]any{"type": "tool_result", "tool_use_id": c.id, "content": out})
+			p.pending = slices.Delete(p.pending, j, j+1)
+			changed = true
+			break
+		}
+	}
+	if !changed {
+		return content
+	}
+	return agt.Marshal(bs)
 }
 
 // uiHandler emits the events of one panel record.
