@@ -58,6 +58,10 @@ type taskLine struct {
 	// are marked Cont: the output is one result of the command.
 	More string `json:"more,omitempty"`
 	Cont bool   `json:"cont,omitempty"`
+	// Beside tells that the folder has a ui_messages.json this input does
+	// not read (its API history was named alone): the panel's records are
+	// the conversation, the API messages meta events.
+	Beside bool `json:"ui_beside,omitempty"`
 }
 
 // isTask tells whether dir is a task folder: it holds ui_messages.json or
@@ -92,23 +96,42 @@ func extension(dir string) string {
 }
 
 // Claim makes a task folder of the VS Code extension (or of Roo Code or
-// Kilo Code) one input.
+// Kilo Code) one input. A file of it named alone is read with the files
+// that say what its records are: ui_messages.json with the history item
+// and the metadata; api_conversation_history.json alone, as the meta
+// events it gives in the folder, when ui_messages.json is beside it, else
+// as the whole folder. Naming both files reads each record once.
 func (Provider) Claim(path string, isDir bool) (stage.Input, bool) {
-	if !isDir || !isTask(path) {
+	files, beside := readOrder, false
+	if !isDir {
+		dir := filepath.Dir(path)
+		switch filepath.Base(path) {
+		case "ui_messages.json":
+			files = []int{2, 3, 0}
+		case "api_conversation_history.json":
+			if _, err := os.Stat(filepath.Join(dir, "ui_messages.json")); err == nil {
+				files, beside = []int{1}, true
+			}
+		default:
+			return stage.Input{}, false
+		}
+		path = dir
+	}
+	if !isTask(path) {
 		return stage.Input{}, false
 	}
-	return stage.Input{Path: path, Open: func() (io.ReadCloser, error) { return openTask(path) }}, true
+	return stage.Input{Path: path, Open: func() (io.ReadCloser, error) { return openTask(path, files, beside) }}, true
 }
 
 // openTask streams the records of a task folder as task lines: the
 // history_item.json of Roo Code and Kilo Code and task_metadata.json
 // whole, the elements of ui_messages.json, then those of
 // api_conversation_history.json.
-func openTask(dir string) (io.ReadCloser, error) {
+func openTask(dir string, files []int, beside bool) (io.ReadCloser, error) {
 	task, ext := filepath.Base(dir), extension(dir)
 	pr, pw := io.Pipe()
 	go func() {
-		for _, i := range readOrder {
+		for _, i := range files {
 			f := taskFiles[i]
 			path := filepath.Join(dir, f.name)
 			b, err := os.ReadFile(path)
@@ -120,7 +143,7 @@ func openTask(dir string) (io.ReadCloser, error) {
 				return
 			}
 			for _, l := range taskLines(b, f.member) {
-				l.Task, l.Extension, l.File = task, ext, f.name
+				l.Task, l.Extension, l.File, l.Beside = task, ext, f.name, beside
 				if _, err := pw.Write(append(agt.Marshal(l), '\n')); err != nil {
 					return
 				}

@@ -231,3 +231,36 @@ func TestTaskLogs(t *testing.T) {
 		t.Errorf("XDG_CONFIG_HOME: %q", got)
 	}
 }
+
+// TestTaskFiles: the files of a task folder named alone are read as the
+// folder is: ui_messages.json with the history item and metadata, the
+// API history beside it as meta events; naming both gives the events of
+// the folder, each record once.
+func TestTaskFiles(t *testing.T) {
+	dir := providertest.Testdata(t, "cline", "tasks", "rooveterinaryinc.roo-cline", "tasks", "0b5c6f0e-3f1a-4c2e-9d7a-1c2b3d4e5f60")
+	count := func(paths ...string) map[string]int {
+		n := map[string]int{}
+		for _, ev := range providertest.Events(t, providertest.ParseClean(t, provider.Config{}, paths...)) {
+			if ev.Format != cline.FormatRooTask {
+				t.Errorf("%v: format %s", paths, ev.Format)
+			}
+			if ev.Meta == nil || ev.Meta.Type != "session" || ev.Meta.Subtype != "" { // each input's own session event left out
+				n[filepath.Base(ev.Src.Path)+ev.Src.Ptr+" "+ev.Kind]++
+			}
+		}
+		return n
+	}
+	folder := count(dir)
+	both := count(filepath.Join(dir, "ui_messages.json"), filepath.Join(dir, "api_conversation_history.json"))
+	if len(folder) == 0 || len(both) != len(folder) {
+		t.Fatalf("folder %v\nfiles %v", folder, both)
+	}
+	for k, n := range folder {
+		if both[k] != n {
+			t.Errorf("%s: %d events from the files, %d from the folder", k, both[k], n)
+		}
+	}
+	if ui := count(filepath.Join(dir, "ui_messages.json")); ui["api_conversation_history.json/0 meta"] != 0 || ui["ui_messages.json/1 usage"] != 1 {
+		t.Errorf("ui_messages.json alone: %v", ui)
+	}
+}

@@ -131,6 +131,7 @@ func (p *taskParser) Apply(em *agt.Emitter, v any) {
 			p.uiMessage(em, tv.ui)
 		}
 	case len(l.API) > 0:
+		p.ui = p.ui || l.Beside
 		p.apiMessage(em, tv.api)
 	case len(l.Metadata) > 0:
 		var md struct {
