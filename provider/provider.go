@@ -19,6 +19,7 @@ import (
 	"github.com/agt-project/agt/provider/crush"
 	"github.com/agt-project/agt/provider/cursor"
 	"github.com/agt-project/agt/provider/gemini"
+	"github.com/agt-project/agt/provider/goose"
 	"github.com/agt-project/agt/provider/kiro"
 	"github.com/agt-project/agt/provider/opencode"
 	"github.com/agt-project/agt/provider/openhands"
@@ -107,6 +108,7 @@ func init() {
 	Register(kiro.Provider{})
 	Register(acp.Provider{})
 	Register(crush.Provider{})
+	Register(goose.Provider{})
 	Register(openhands.Provider{})
 	Register(continuedev.Provider{})
 	Register(aider.Provider{})

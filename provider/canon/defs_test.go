@@ -52,6 +52,8 @@ var shapes = map[string]map[string]apiShape{
 	"pi":       {"function": {[]string{"description", "name", "parameters"}, "name", "parameters", plainName}},
 	"opencode": {"function": {[]string{"description", "name", "parameters"}, "name", "parameters", plainName}},
 	"crush":    {"function": {[]string{"description", "name", "parameters"}, "name", "parameters", plainName}},
+	"goose":    {"function": {[]string{"description", "name", "parameters"}, "name", "parameters", plainName}},
+	"cline":    {"function": {[]string{"description", "name", "parameters"}, "name", "parameters", plainName}},
 }
 
 func at(m map[string]any, path string) any {

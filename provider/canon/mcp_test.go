@@ -25,10 +25,11 @@ func TestMCPNames(t *testing.T) {
 		{"crush", "mcp_github_list_issues", nil},
 		{"qwen", "mcp__github__list_issues", nil},
 		{"qwen", "list_issues (github MCP Server)", nil},
+		{"goose", "github__list_issues", nil}, // Goose's extension__tool
 	}
 	out := map[string]string{"claude": "mcp__github__list_issues", "codex": "mcp__github__list_issues", "gemini": "github__list_issues",
 		"opencode": "github_list_issues", "copilot": "github-list_issues", "pi": "mcp__github__list_issues", "crush": "mcp_github_list_issues",
-		"qwen": "mcp__github__list_issues", "continue": "github_list_issues"}
+		"qwen": "mcp__github__list_issues", "continue": "github_list_issues", "goose": "github__list_issues", "cline": "mcp__github__list_issues"}
 	for _, c := range cases {
 		tool := &agt.Tool{NativeName: c.native, NativeInput: agt.Raw(`{"state":"open"}`), MCP: c.preset}
 		canon.Normalize(c.provider, tool)

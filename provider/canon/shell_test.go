@@ -183,9 +183,9 @@ func TestShellReclassification(t *testing.T) {
 }
 
 var (
-	providers   = []string{"claude", "codex", "gemini", "copilot", "pi", "opencode", "crush", "qwen", "continue"} // the --to targets with a shell tool
-	shellNames  = map[string]string{"claude": "Bash", "codex": "exec_command", "gemini": "run_shell_command", "copilot": "bash", "pi": "bash", "opencode": "bash", "crush": "bash", "qwen": "run_shell_command", "continue": "run_terminal_command"}
-	shellMember = map[string]string{"claude": "command", "codex": "cmd", "gemini": "command", "copilot": "command", "pi": "command", "opencode": "command", "crush": "command", "qwen": "command", "continue": "command"}
+	providers   = []string{"claude", "codex", "gemini", "copilot", "pi", "opencode", "crush", "qwen", "continue", "goose", "cline"} // the --to targets with a shell tool
+	shellNames  = map[string]string{"claude": "Bash", "codex": "exec_command", "gemini": "run_shell_command", "copilot": "bash", "pi": "bash", "opencode": "bash", "crush": "bash", "qwen": "run_shell_command", "continue": "run_terminal_command", "goose": "shell", "cline": "execute_command"}
+	shellMember = map[string]string{"claude": "command", "codex": "cmd", "gemini": "command", "copilot": "command", "pi": "command", "opencode": "command", "crush": "command", "qwen": "command", "continue": "command", "goose": "command", "cline": "command"}
 )
 
 // TestKeepShell: NormalizeKeep leaves every shell call a Bash call, its

@@ -17,7 +17,7 @@ func TestTable(t *testing.T) {
 	def := map[string]map[string]int{}
 	for _, r := range canon.Table() {
 		switch r.Provider {
-		case "claude", "codex", "gemini", "copilot", "pi", "opencode", "cline", "acp", "qwen", "cursor", "crush", "openhands", "continue", "aider", "amp", "kiro":
+		case "claude", "codex", "gemini", "copilot", "pi", "opencode", "cline", "acp", "qwen", "cursor", "crush", "openhands", "continue", "aider", "amp", "kiro", "goose":
 		default:
 			t.Errorf("row %s/%s: unknown provider", r.Provider, r.Native)
 		}
@@ -57,7 +57,8 @@ func TestTable(t *testing.T) {
 		"copilot":  {"Read", "Write", "Edit", "Bash", "Grep", "Glob", "WebFetch", "WebSearch", "Task", "TodoWrite", "Skill", "AskUserQuestion"},
 		"pi":       {"Read", "Write", "Edit", "Bash", "Grep", "Glob", "LS"},
 		"opencode": {"Read", "Write", "Edit", "Bash", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "Task", "TodoWrite", "Skill", "AskUserQuestion", "ExitPlanMode"},
-		"cline":    {"Write", "Edit", "Skill"},
+		"cline":    {"Read", "Write", "Edit", "Bash", "Grep", "LS", "WebFetch", "Task", "Skill"},
+		"goose":    {"Read", "Write", "Edit", "Bash"},
 	}
 	for p, names := range core {
 		for _, n := range names {

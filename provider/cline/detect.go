@@ -20,6 +20,9 @@ func (Provider) Sniff(h agt.Head) string {
 	if !ok {
 		return ""
 	}
+	if ks["cline_task"] == '"' && ks["file"] == '"' {
+		return taskFormat(doc)
+	}
 	switch {
 	case ks["version"] == 0 || ks["projectHash"] != 0:
 		return ""
@@ -41,4 +44,18 @@ func isMessage(b []byte) bool {
 		Content agt.Raw `json:"content"`
 	}
 	return agt.API.Unmarshal(b, &m) == nil && roles[m.Role] != nil && len(m.Content) > 0
+}
+
+// taskFormat names the format of a task folder's line: the extension that
+// wrote the folder, Cline's when the folder is not in an extension's
+// storage.
+func taskFormat(line []byte) string {
+	var l struct {
+		Extension string `json:"extension"`
+	}
+	_ = agt.API.Unmarshal(line, &l)
+	if f := extensions[l.Extension]; f != "" {
+		return f
+	}
+	return FormatTask
 }

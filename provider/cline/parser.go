@@ -316,6 +316,9 @@ func model(m *message) string {
 	if m.ModelInfo == nil {
 		return ""
 	}
+	if m.ModelInfo.ID == "" {
+		return m.ModelInfo.ModelID
+	}
 	return m.ModelInfo.ID
 }
 

@@ -51,6 +51,8 @@ type message struct {
 
 type modelInfo struct {
 	ID       string `json:"id"`
+	ModelID  string `json:"modelId"` // the extension's task messages
+	Mode     string `json:"mode"`
 	Provider string `json:"provider"`
 	Family   string `json:"family"`
 }
