@@ -90,7 +90,8 @@ func TestOutputStaleTemps(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(away, ".x.tmp-1"), nil, 0o644)
 	os.Symlink(away, filepath.Join(out, "link"))
-	if code, _, stderr := runCode(t, Transcript, nil, "-o", out, in); code != 0 {
+	// --force: the link is the user's, in a folder with no index yet
+	if code, _, stderr := runCode(t, Transcript, nil, "--force", "-o", out, in); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, f := range stale {
