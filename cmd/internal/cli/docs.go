@@ -191,7 +191,11 @@ func zshCompletion(w io.Writer, app *cli.App) error {
 				meta := strings.ToLower(f.meta)
 				switch {
 				case valueWords(f.name) != nil:
-					spec += fmt.Sprintf(":%s:(%s)", meta, strings.Join(valueWords(f.name), " "))
+					var vs []string
+					for _, v := range valueWords(f.name) { // a model may hold a colon (…-v1:0)
+						vs = append(vs, zshValue.Replace(v))
+					}
+					spec += fmt.Sprintf(":%s:(%s)", meta, strings.Join(vs, " "))
 				case folderFlags[f.name]:
 					spec += fmt.Sprintf(":%s:_files -/", meta)
 				case fileFlags[f.name]:
@@ -206,6 +210,9 @@ func zshCompletion(w io.Writer, app *cli.App) error {
 	fmt.Fprintf(w, "  '*:file:_files'\n")
 	return nil
 }
+
+// zshValue escapes what ends or splits a value in an _arguments action.
+var zshValue = strings.NewReplacer(`\`, `\\`, ":", `\:`, " ", `\ `, "(", `\(`, ")", `\)`, "'", `'\''`)
 
 // fishCompletion is one complete line per option.
 func fishCompletion(w io.Writer, app *cli.App) error {

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/urfave/cli/v2"
 )
@@ -124,23 +125,79 @@ func stripOverstrike(s string) string {
 	return string(b)
 }
 
-// TestCompletionValues runs each shell's completion (when the shell is
-// installed: bash, fish; zsh's _arguments specs are read) after each flag
-// with a list of values: every value is offered and nothing else; -o
-// offers folders, not files; an option's words after a dash include
-// --version.
+// zshDriver types command lines into an interactive zsh (zpty) with the
+// completion script in its fpath, a Tab after each, and writes what each
+// Tab offered: "@@WORD" (the word before the cursor's), then the values.
+// Markers, not delays, tell when zsh is ready and done.
+const zshDriver = `zmodload zsh/zpty
+out=$1 dir=$2; shift 2
+zpty z zsh -f -i
+zpty -w z "cd $dir; fpath=($dir \$fpath); autoload -U compinit; compinit -u -D; compadd() { builtin compadd \"\$@\"; builtin compadd -O __m \"\$@\"; print -rl -- \"@@\${words[CURRENT-1]}\" \$__m >> $out }"
+zpty -w z 'print ${:-MARK}-READY'
+zpty -r z line '*MARK-READY*'
+for l in "$@"; do
+  zpty -n -w z "$l"$'\t'
+  zpty -n -w z $'\x15'
+done
+zpty -w z 'print ${:-MARK}-END'
+zpty -r z line '*MARK-END*'
+zpty -d z
+`
+
+// TestCompletionValues runs each shell's completion (bash, zsh and fish,
+// when installed) after each flag with a list of values: every value is
+// offered and nothing else; -o offers folders, not files; an option's
+// words after a dash include --version. Without zsh, its _arguments specs
+// are read.
 func TestCompletionValues(t *testing.T) {
 	dir := t.TempDir()
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
 	os.WriteFile(filepath.Join(dir, "log.jsonl"), nil, 0o644)
 	_, noBash := exec.LookPath("bash")
 	_, noFish := exec.LookPath("fish")
+	_, noZsh := exec.LookPath("zsh")
+	os.WriteFile(filepath.Join(dir, "driver.zsh"), []byte(zshDriver), 0o644)
 	for name := range apps {
 		bash := filepath.Join(dir, name+".bash")
 		os.WriteFile(bash, []byte(doc(t, name, "--completion", "bash")), 0o644)
 		fish := filepath.Join(dir, name+".fish")
 		os.WriteFile(fish, []byte(doc(t, name, "--completion", "fish")), 0o644)
 		zsh := doc(t, name, "--completion", "zsh")
+		os.WriteFile(filepath.Join(dir, "_"+name), []byte(zsh), 0o644)
+		// zshOffered runs the zsh driver on lines, once for the app: what
+		// each line's Tab offered, by the word before it
+		zshOffered := func(lines ...string) map[string][]string {
+			got := map[string][]string{}
+			if noZsh != nil {
+				return got
+			}
+			out := filepath.Join(dir, name+".zsh.out")
+			os.Remove(out)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a safeguard against a hung zsh, not a measure
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "zsh", append([]string{"-f", filepath.Join(dir, "driver.zsh"), out, dir}, lines...)...)
+			if b, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("zsh driver: %v: %s", err, b)
+			}
+			b, _ := os.ReadFile(out)
+			key := ""
+			for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+				if k, ok := strings.CutPrefix(l, "@@"); ok {
+					key = k
+				} else if !slices.Contains(got[key], l) {
+					got[key] = append(got[key], l)
+				}
+			}
+			return got
+		}
+		var zshLines []string
+		for flag := range valueLists {
+			zshLines = append(zshLines, name+" --"+flag+" ")
+		}
+		if name == "agt-transcript" {
+			zshLines = append(zshLines, name+" -o ")
+		}
+		zshGot := zshOffered(append(zshLines, name+" --vers")...)
 		// offered runs each installed shell's completion of line (the
 		// word being completed is empty unless line ends in a word)
 		offered := func(line string) map[string][]string {
@@ -181,8 +238,14 @@ func TestCompletionValues(t *testing.T) {
 					t.Errorf("%s %s --%s: offered %q, want %q", shell, name, flag, got, want)
 				}
 			}
-			if spec := ":(" + strings.Join(list(), " ") + ")'"; !strings.Contains(zsh, "'--"+flag+"[") || !strings.Contains(zsh[strings.Index(zsh, "'--"+flag+"["):], spec) {
+			if spec := ":(" + zshValue.Replace(strings.Join(list(), " ")) + ")'"; !strings.Contains(zsh, "'--"+flag+"[") || !strings.Contains(zsh[strings.Index(zsh, "'--"+flag+"["):], strings.ReplaceAll(spec, `\ `, " ")) {
 				t.Errorf("zsh %s --%s: no spec offering %s", name, flag, spec)
+			}
+			if noZsh == nil {
+				got := slices.Sorted(slices.Values(zshGot["--"+flag]))
+				if !slices.Equal(got, want) {
+					t.Errorf("zsh %s --%s: offered %q, want %q", name, flag, got, want)
+				}
 			}
 		}
 		if name == "agt-transcript" {
@@ -196,8 +259,15 @@ func TestCompletionValues(t *testing.T) {
 			if !strings.Contains(zsh, "'--output[") || !strings.Contains(zsh, ":_files -/'") {
 				t.Errorf("zsh %s: -o does not complete folders", name)
 			}
+			if got := zshGot["-o"]; noZsh == nil && !slices.Equal(got, []string{"sub"}) {
+				t.Errorf("zsh %s -o: offered %q, want the folder sub alone", name, got)
+			}
 		}
-		for shell, got := range offered(name + " --vers") {
+		got := offered(name + " --vers")
+		if noZsh == nil {
+			got["zsh"] = zshGot[name]
+		}
+		for shell, got := range got {
 			if !slices.Equal(got, []string{"--version"}) {
 				t.Errorf("%s %s --vers: offered %q", shell, name, got)
 			}
