@@ -100,8 +100,12 @@ func typedFlag(args []string, name string) string {
 
 // nearestFlag is the flag of app (as typed: --name, -n) nearest to the
 // unknown name, by edit distance; "" when none is near (more than a third
-// of the name's letters, at least 1 and at most 3, would change).
+// of the name's letters, at least 1 and at most 3, would change) or the
+// name is shorter than 3 letters.
 func nearestFlag(app *cli.App, name string) string {
+	if len(name) < 3 {
+		return "" // -x: every one-letter flag is as near
+	}
 	best, bestD := "", min(max(len(name)/3, 1), 3)+1
 	var names []string
 	for n := range flagTable(app) {

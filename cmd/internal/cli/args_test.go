@@ -75,6 +75,7 @@ func TestSlips(t *testing.T) {
 		{Parse, []string{in, "--provder", "codex"}, "flag provided but not defined: --provder (did you mean --provider?)\n"},
 		{Parse, []string{in, "--qiet"}, "(did you mean --quiet?)"},
 		{Parse, []string{in, "--zzzzzzzz"}, "flag provided but not defined: --zzzzzzzz\n"}, // nothing near
+		{Parse, []string{in, "-x"}, "flag provided but not defined: -x\n"},                 // no guess among one-letter flags
 		{Normalize, []string{in, "--moddel", "x"}, "(did you mean --model?)"},
 	}
 	for _, c := range cases {
