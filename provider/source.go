@@ -580,12 +580,12 @@ func (s *Source) detect(u *stage.Unit, path string, head agt.Head, b *stage.Batc
 	u.Em = agt.NewEmitter(p.Name(), format, cfg.Opts)
 }
 
-// notALog tells why an input named on the command line (or stdin), that
-// neither events nor the provider's (forced or detected) content, is no
-// agent log, for the one line that replaces its records: binary data (a
-// NUL byte, a PDF, a first line that is not UTF-8), or text that the
-// caller's NotLog knows; "" when it may be a log of a format agt does not
-// know (its records are then unknown events).
+// notALog tells why an input named on the command line (or stdin) whose
+// head is neither events nor content its provider (forced or detected)
+// recognises is no agent log, for the one line that replaces its records:
+// binary data (a NUL byte, a PDF, a first line that is not UTF-8), or
+// text that the caller's NotLog knows; "" when it may be a log of a format
+// agt does not know (its records are then unknown events).
 func notALog(in stage.Input, head agt.Head, forced Provider, text func([][]byte) string) string {
 	if in.Walk != "" || head.Doc != nil || len(head.Lines) == 0 || isEvents(head) {
 		return ""
