@@ -81,12 +81,12 @@ func TestManPages(t *testing.T) {
 			if err != nil {
 				t.Fatalf("man -l %s: %v", name, err)
 			}
-			page = stripOverstrike(string(b))
+			page = strings.Join(strings.Fields(stripOverstrike(string(b))), " ") // filled and justified lines
 		} else {
 			t.Log("man not installed: the roff is grepped")
 		}
 		want := []string{"NAME", name + " [OPTION]... [PATH...]", "OPTIONS", "--provider P", "--jobs N, -j N", "--version",
-			"EXIT STATUS", "2 usage error", "ENVIRONMENT", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "HOME", "SEE ALSO"}
+			"EXIT STATUS", "2 usage error", "binary data", "nothing to read", "ENVIRONMENT", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "HOME", "SEE ALSO"}
 		for _, other := range Filters {
 			if other != name {
 				want = append(want, other+"(1)")

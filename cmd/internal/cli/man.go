@@ -57,6 +57,15 @@ func discoverVars() []envVar {
 	return out
 }
 
+// exitNotes end the EXIT STATUS of every page: what the inputs that are
+// no logs give.
+const exitNotes = `An input named that is no agent log (binary data, agt-streamlog's summary
+lines) is reported in one line and counts as an input that could not be read
+(1); an empty file or a folder with nothing to read is reported in one line
+and is no failure (0). A usage error is one line and exit 2: a flag left
+without its value, an unknown flag (the nearest is suggested), -o into a folder
+of other files without --force.`
+
 // manPage writes app's man page (roff, man macros): NAME, SYNOPSIS,
 // DESCRIPTION, OPTIONS, EXAMPLES, EXIT STATUS, ENVIRONMENT, SEE ALSO.
 // The description's paragraphs that open "Examples:" and "Exit status:"
@@ -101,7 +110,7 @@ func manPage(w io.Writer, app *cli.App) error {
 	}
 	if len(exit) > 0 {
 		b.WriteString(".SH EXIT STATUS\n")
-		for _, e := range exit {
+		for _, e := range append(exit, exitNotes) {
 			writePara(&b, e)
 		}
 	}
