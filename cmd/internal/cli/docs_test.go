@@ -128,16 +128,19 @@ func stripOverstrike(s string) string {
 // zshDriver types command lines into an interactive zsh (zpty) with the
 // completion script in its fpath, a Tab after each, and writes what each
 // Tab offered: "@@WORD" (the word before the cursor's), then the values.
-// Markers, not delays, tell when zsh is ready and done.
+// Markers, not delays, tell when zsh is ready and done; no list is shown
+// (autolist off), so that no "do you wish to see all" prompt takes the
+// keys that follow; the line is killed with ^Xk, not ^U, which the
+// terminal itself takes while zle is not reading yet.
 const zshDriver = `zmodload zsh/zpty
 out=$1 dir=$2; shift 2
 zpty z zsh -f -i
-zpty -w z "cd $dir; fpath=($dir \$fpath); autoload -U compinit; compinit -u -D; compadd() { builtin compadd \"\$@\"; builtin compadd -O __m \"\$@\"; print -rl -- \"@@\${words[CURRENT-1]}\" \$__m >> $out }"
+zpty -w z "cd $dir; unsetopt autolist; bindkey '^Xk' kill-whole-line; fpath=($dir \$fpath); autoload -U compinit; compinit -u -D; compadd() { builtin compadd \"\$@\"; builtin compadd -O __m \"\$@\"; print -rl -- \"@@\${words[CURRENT-1]}\" \$__m >> $out }"
 zpty -w z 'print ${:-MARK}-READY'
 zpty -r z line '*MARK-READY*'
 for l in "$@"; do
   zpty -n -w z "$l"$'\t'
-  zpty -n -w z $'\x15'
+  zpty -n -w z $'\x18k'
 done
 zpty -w z 'print ${:-MARK}-END'
 zpty -r z line '*MARK-END*'
@@ -197,6 +200,7 @@ func TestCompletionValues(t *testing.T) {
 		if name == "agt-transcript" {
 			zshLines = append(zshLines, name+" -o ")
 		}
+		slices.Sort(zshLines)
 		zshGot := zshOffered(append(zshLines, name+" --vers")...)
 		// offered runs each installed shell's completion of line (the
 		// word being completed is empty unless line ends in a word)
@@ -261,6 +265,14 @@ func TestCompletionValues(t *testing.T) {
 			}
 			if got := zshGot["-o"]; noZsh == nil && !slices.Equal(got, []string{"sub"}) {
 				t.Errorf("zsh %s -o: offered %q, want the folder sub alone", name, got)
+			}
+		}
+		if noBash == nil { // --format=, as bash splits it (= is a word break): the values
+			script := "source " + bash + "; COMP_WORDS=(" + name + " --format = ''); COMP_CWORD=3; " + funcName(apps[name](IO{})) + "; printf '%s\\n' \"${COMPREPLY[@]}\""
+			if name == "agt-transcript" {
+				if got := shellLines(t, dir, "bash", "-c", script); !slices.Equal(got, []string{"agentv", "agt", "atif", "otlp"}) {
+					t.Errorf("bash %s --format=: offered %q", name, got)
+				}
 			}
 		}
 		got := offered(name + " --vers")
