@@ -10,22 +10,34 @@ SHARED  ?= ../shared
 # information instead (see version.go).
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
 LDFLAGS := -s -w $(if $(VERSION),-X github.com/agt-project/agt.Version=$(VERSION))
+# every binary made here (build, install, dist) is stripped (-s -w), holds
+# no path of the machine it was built on (-trimpath) and has its version
+BUILDFLAGS := -trimpath -ldflags "$(LDFLAGS)"
 
-.PHONY: all build install man completions dist test race lint demo bench gobench fuzz vet fmt clean
+.PHONY: all build install install-docs man completions dist test check long race lint demo bench gobench fuzz vet fmt clean
 
 all: build
 
 build:
 	@mkdir -p $(BIN)
-	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN)/ $(FILTERS)
+	$(GO) build $(BUILDFLAGS) -o $(BIN)/ $(FILTERS)
 
 # install: the four filters, by go install, into $GOBIN (else $GOPATH/bin,
-# as go install does); with PREFIX, into PREFIX/bin, and the man pages into
-# PREFIX/share/man/man1.
+# as go install does); with PREFIX, into PREFIX/bin, the man pages into
+# PREFIX/share/man/man1 and the completion scripts where bash-completion,
+# zsh and fish look for them under PREFIX.
 PREFIX ?=
 install:
-	$(if $(PREFIX),GOBIN=$(abspath $(PREFIX))/bin) $(GO) install -ldflags "$(LDFLAGS)" $(FILTERS)
-	$(if $(PREFIX),$(MAKE) man && mkdir -p $(PREFIX)/share/man/man1 && cp man/*.1 $(PREFIX)/share/man/man1/)
+	$(if $(PREFIX),GOBIN=$(abspath $(PREFIX))/bin) $(GO) install $(BUILDFLAGS) $(FILTERS)
+	$(if $(PREFIX),$(MAKE) man completions && $(MAKE) install-docs)
+
+install-docs:
+	mkdir -p $(PREFIX)/share/man/man1 $(PREFIX)/share/bash-completion/completions \
+		$(PREFIX)/share/zsh/site-functions $(PREFIX)/share/fish/vendor_completions.d
+	cp man/*.1 $(PREFIX)/share/man/man1/
+	cp completions/bash/* $(PREFIX)/share/bash-completion/completions/
+	cp completions/zsh/* $(PREFIX)/share/zsh/site-functions/
+	cp completions/fish/* $(PREFIX)/share/fish/vendor_completions.d/
 
 # man: man/agt-*.1, made from each filter's flags (its hidden --man);
 # completions: completions/{bash,zsh,fish}/, made by --completion SHELL.
@@ -43,16 +55,19 @@ completions: build
 
 # dist: static binaries (CGO_ENABLED=0) for each of DIST_TARGETS, one
 # dist/agt-VERSION-OS-ARCH.tar.gz each (the filters, man pages, completion
-# scripts, LICENSE, README), and dist/SHA256SUMS.
+# scripts, the examples the README's recipes use, LICENSE, README), and
+# dist/SHA256SUMS.
 DIST_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
 DIST_VERSION := $(or $(VERSION),devel)
+EXAMPLES     := $(filter-out %_test.go,$(wildcard examples/*))
 dist: man completions
 	rm -rf dist && mkdir -p dist
 	@set -e; for t in $(DIST_TARGETS); do os=$${t%/*}; arch=$${t#*/}; \
 		name=agt-$(DIST_VERSION)-$$os-$$arch; d=dist/$$name; mkdir -p $$d; \
 		echo "== $$name"; \
-		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $$d/ $(FILTERS); \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build $(BUILDFLAGS) -o $$d/ $(FILTERS); \
 		cp -R LICENSE README.md man completions $$d/; \
+		mkdir -p $$d/examples && cp $(EXAMPLES) $$d/examples/; \
 		tar -C dist -czf $$d.tar.gz $$name; rm -rf $$d; done
 	cd dist && if command -v sha256sum >/dev/null; then sha256sum *.tar.gz; else shasum -a 256 *.tar.gz; fi > SHA256SUMS
 	@cat dist/SHA256SUMS
@@ -67,14 +82,24 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint:
 	$(GO) run $(STATICCHECK) ./...
 
-# test: the corpus tests need the shared folder (SHARED, or AGT_CORPUS for
-# the corpus alone): without it they skip, and one line says so.
+# test: the newcomer's test command: go vet and every package's tests
+# with -short (the corpus-wide property tests sampled, the long bad-input
+# cases and the largest inputs left out). The corpus tests need the shared
+# folder (SHARED, or AGT_CORPUS for the corpus alone): without it they
+# skip, and one line says so.
+# check: what CI adds (.ci/run runs both): staticcheck, the long tests
+# (the whole corpus, the long cases, the fuzz seeds of every target) and
+# the race detector.
 CORPUS := $(or $(AGT_CORPUS),$(SHARED)/corpus)
 
-test: vet lint
+test: vet
 	@test -f $(CORPUS)/PROVENANCE.tsv || echo "make test: no corpus at $(CORPUS): the corpus tests are skipped (see README, 'The shared folder')"
+	$(GO) test -short -count=1 ./...
+
+check: lint long race
+
+long:
 	$(GO) test -count=1 ./...
-	$(MAKE) race
 
 # race: the packages that run goroutines, under the race detector; -short
 # samples the corpus-wide property tests and leaves out the largest inputs.

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/stage"
@@ -59,6 +61,10 @@ type Config struct {
 	// every batch ready so far, so that what it wrote reaches its reader
 	// without waiting for more input.
 	Flush func() error
+	// NotLog, when set, tells why the first non-blank lines of an input
+	// named or on stdin, that no provider recognises, are text known not
+	// to be an agent log ("" when they may be one): see notALog.
+	NotLog func(lines [][]byte) string
 }
 
 // Stats counts what a run read and wrote (see stage.Stats).
@@ -384,6 +390,16 @@ func (s *Source) readUnit(ctx context.Context, stop <-chan struct{}, u *stage.Un
 					if head, rerr = readHead(br, b, rerr, cfg.MaxDoc); head.Doc != nil && rerr == nil {
 						rerr = io.EOF // the document is the whole input
 					}
+					if why := notALog(in, head, s.forced, cfg.NotLog); why != "" {
+						// one line, no event: nothing of it is a record
+						b.Lines, b.Bad, b.Diags = nil, nil, append(b.Diags, agt.Diag{Src: agt.Src{Path: in.Path}, Text: why, IO: true})
+						if err := flush(b); err != nil {
+							br.Close()
+							rc.Close()
+							return err
+						}
+						break
+					}
 					if in.Walk != "" && (len(head.Lines) > 0 || head.Doc != nil) && !isEvents(head) && !recognised(head) && !(cfg.Opts.Usage && isTranscripts(head)) {
 						if !stage.Document(in.Path) {
 							ign.add(in) // a walked file of no agent: left out
@@ -568,6 +584,30 @@ func (s *Source) detect(u *stage.Unit, path string, head agt.Head, b *stage.Batc
 	}
 	u.Parser = p.NewParser(format, cfg.Opts)
 	u.Em = agt.NewEmitter(p.Name(), format, cfg.Opts)
+}
+
+// notALog tells why an input named on the command line (or stdin) whose
+// head is neither events nor content its provider (forced or detected)
+// recognises is no agent log, for the one line that replaces its records:
+// binary data (a NUL byte, a PDF, a first line that is not UTF-8), or
+// text that the caller's NotLog knows; "" when it may be a log of a format
+// agt does not know (its records are then unknown events).
+func notALog(in stage.Input, head agt.Head, forced Provider, text func([][]byte) string) string {
+	if in.Walk != "" || head.Doc != nil || len(head.Lines) == 0 || isEvents(head) {
+		return ""
+	}
+	if forced != nil && forced.Sniff(head) != "" || forced == nil && recognised(head) {
+		return ""
+	}
+	first := head.Lines[0]
+	switch {
+	case bytes.HasPrefix(first, []byte("%PDF-")) || slices.ContainsFunc(head.Lines, func(l []byte) bool { return bytes.IndexByte(l, 0) >= 0 }) ||
+		!utf8.Valid(first) && first[0] != '{' && first[0] != '[':
+		return "binary data, not an agent log"
+	case text != nil:
+		return text(head.Lines)
+	}
+	return ""
 }
 
 // docTooBig is the error of a JSON document larger than the limit.

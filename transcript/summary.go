@@ -91,6 +91,7 @@ type sessionLog struct {
 	// the header: whether it is written, and what it tells
 	headed                           bool
 	ts, provider, native, cwd, first string
+	shown                            string // the latest time a line showed
 }
 
 // fill is the context one model call filled: its input and cache tokens,
@@ -182,6 +183,9 @@ func (s *Summary) Event(ev *agt.Event) error {
 	if _, ok := labels[ev.Kind]; !ok || (ev.Kind == agt.KindUsage && ev.Usage == nil) {
 		return nil
 	}
+	if ev.Kind == agt.KindReasoning && strings.TrimSpace(ev.Text.Str()) == "" {
+		return nil // redacted thinking (Claude keeps its signature only): nothing to read
+	}
 	if !st.headed {
 		if err := s.header(st); err != nil {
 			return err
@@ -217,7 +221,7 @@ func (s *Summary) Event(ev *agt.Event) error {
 		u.Add(ev.Usage)
 		st.pending.note(ev)
 		st.note(ev, s.Clock)
-		return s.line(st, ev.TS, ev.Kind, st.running(ev.Stream, s.tag(st, ev)))
+		return s.line(st, st.known(ev.TS), ev.Kind, st.running(ev.Stream, s.tag(st, ev)))
 	case ev.Kind == agt.KindError && ev.Error != nil:
 		body = oneLine(ev.Error.Message, s.budget())
 	case ev.Kind == agt.KindUnknown:
@@ -232,7 +236,22 @@ func (s *Summary) Event(ev *agt.Event) error {
 	if tag := s.tag(st, ev); tag != "" {
 		body = tag + " " + body
 	}
-	return s.line(st, ev.TS, ev.Kind, body)
+	ts := ev.TS
+	if ev.Kind == agt.KindUsage {
+		ts = st.known(ts)
+	}
+	return s.line(st, ts, ev.Kind, body)
+}
+
+// known is the time a usage line shows: its event's (the model call's
+// start) unless a line of the session already showed a later one (the
+// call's own output, its tool results), that time, when its figures were
+// known: the clock of a session's lines never runs backwards.
+func (st *sessionLog) known(ts string) string {
+	if ts != "" && agt.Timestamp(ts) == ts && ts < st.shown {
+		return st.shown
+	}
+	return ts
 }
 
 // tag names the stream of ev's line when it is not the main one, and the
@@ -263,7 +282,8 @@ func (s *Summary) named(p string, ev *agt.Event) error {
 }
 
 // End writes the closing line of a session, from its transcript: the
-// totals agt-transcript gives it. The session's next event, if one comes
+// session it ends (provider and native id, as its header) and the totals
+// agt-transcript gives it. The session's next event, if one comes
 // (its records in a later input group), begins it again.
 func (s *Summary) End(t *Transcript) error {
 	s.mu.Lock()
@@ -280,7 +300,12 @@ func (s *Summary) End(t *Transcript) error {
 	}
 	u := t.Usage
 	u.CostUSD = t.CostUSD
-	parts := []string{totals(&u, exact, u.Provisional)}
+	name := st.provider + " " + st.native
+	if st.provider == "" && st.native == "" {
+		name = t.Provider + " " + t.NativeSession
+	}
+	// the cost first, where a narrow terminal keeps it; then the session
+	parts := []string{totals(&u, exact, u.Provisional), strings.TrimSpace(oneLine(name, s.budget()))}
 	if t.DurationMS != nil {
 		parts = append(parts, elapsed(*t.DurationMS))
 	}
@@ -444,6 +469,9 @@ func (st *sessionLog) total() *agt.Usage {
 // the width when there is one.
 func (s *Summary) line(st *sessionLog, ts, kind, body string) error {
 	l := labels[kind]
+	if ts != "" && agt.Timestamp(ts) == ts && ts > st.shown {
+		st.shown = ts
+	}
 	stamp := strings.Repeat(" ", 23) + "-"
 	if ts != "" {
 		stamp = agt.Printable(cut(oneLine(ts, 160), 40))

@@ -249,9 +249,9 @@ func TestSummaryNamedLate(t *testing.T) {
 		want string
 	}{
 		{"headed", []agt.Event{ev(prov, agt.KindUser, "hi"), tie, ev("real", agt.KindAssistant, "yes")},
-			"session    pi " + prov + "\n" + "user       hi\n" + "named      pi real\n" + "assistant  yes\n" + "end        no usage · 0 tool calls\n"},
+			"session    pi " + prov + "\n" + "user       hi\n" + "named      pi real\n" + "assistant  yes\n" + "end        no usage · pi real · 0 tool calls\n"},
 		{"not headed", []agt.Event{ev(prov, agt.KindMeta, "agent_start"), tie, ev("real", agt.KindAssistant, "yes")},
-			"session    pi real\n" + "assistant  yes\n" + "end        no usage · 0 tool calls\n"},
+			"session    pi real\n" + "assistant  yes\n" + "end        no usage · pi real · 0 tool calls\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var buf bytes.Buffer
@@ -270,5 +270,44 @@ func TestSummaryNamedLate(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, c.want)
 			}
 		})
+	}
+}
+
+// TestSummaryCosmetics: a usage line never shows a time before the lines
+// of the call it counts (its event has the call's start); redacted
+// thinking (no text) has no line; the closing line names its session.
+func TestSummaryCosmetics(t *testing.T) {
+	var out bytes.Buffer
+	s := NewSummary(&out, false)
+	evs := []agt.Event{
+		{Session: "s", Provider: "claude", NativeSession: "n1", Kind: agt.KindUser, TS: "2026-01-01T00:00:01.000Z", Text: agt.String("go")},
+		{Session: "s", Provider: "claude", NativeSession: "n1", Kind: agt.KindReasoning, TS: "2026-01-01T00:00:02.000Z", Model: "m"},
+		{Session: "s", Provider: "claude", NativeSession: "n1", Kind: agt.KindAssistant, TS: "2026-01-01T00:00:02.000Z", Model: "m", Text: agt.String("ok")},
+		{Session: "s", Provider: "claude", NativeSession: "n1", Kind: agt.KindToolResult, TS: "2026-01-01T00:00:05.000Z", Result: &agt.Result{ID: "r"}},
+		{Session: "s", Provider: "claude", NativeSession: "n1", Kind: agt.KindUsage, TS: "2026-01-01T00:00:02.000Z", Model: "m", Usage: &agt.Usage{Input: 1, Output: 2}},
+	}
+	for i := range evs {
+		if err := s.Event(&evs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.End(&Transcript{Session: "s"}); err != nil {
+		t.Fatal(err)
+	}
+	s.Flush()
+	got := out.String()
+	var prev string
+	for _, l := range strings.Split(strings.TrimSpace(got), "\n") {
+		if ts := strings.Fields(l)[0]; ts != "-" && ts < prev {
+			t.Errorf("the clock runs backwards at %q:\n%s", l, got)
+		} else if ts != "-" {
+			prev = ts
+		}
+		if strings.TrimSpace(strings.TrimPrefix(l, strings.Fields(l)[0])) == "thinking" || strings.Contains(l, "thinking") {
+			t.Errorf("a line for redacted thinking: %q", l)
+		}
+	}
+	if !strings.Contains(got, "2026-01-01T00:00:05.000Z usage ") || !strings.Contains(got, " · claude n1 · ") {
+		t.Errorf("got\n%s", got)
 	}
 }

@@ -44,9 +44,49 @@ func TestReorder(t *testing.T) {
 	}
 	for _, c := range cases {
 		app := c.app(IO{})
-		got := reorder(app, append([]string{app.Name}, strings.Fields(c.args)...))
+		got, _ := reorder(app, append([]string{app.Name}, strings.Fields(c.args)...))
 		if strings.Join(got[1:], " ") != c.want {
 			t.Errorf("%s %s: got %q, want %q", app.Name, c.args, strings.Join(got[1:], " "), c.want)
+		}
+	}
+}
+
+// TestSlips: a value flag left last (Enter pressed too early) is missing
+// its value, not given the "--" put before the operands; an unknown flag
+// is named as typed, with the nearest flag suggested. Both exit 2.
+func TestSlips(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.jsonl")
+	if err := os.WriteFile(in, []byte(claudeLine+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		app  App
+		args []string
+		want string
+	}{
+		{Transcript, []string{in, "-o"}, "agt-transcript: flag needs an argument: -o\n"},
+		{Transcript, []string{in, "--output"}, "agt-transcript: flag needs an argument: --output\n"},
+		{Parse, []string{in, "--provider"}, "agt-parse: flag needs an argument: --provider\n"},
+		{Parse, []string{"--provider"}, "agt-parse: flag needs an argument: --provider\n"},
+		{Streamlog, []string{in, "--raw", "--mode"}, "agt-streamlog: flag needs an argument: --mode\n"},
+		{Transcript, []string{in, "--formt", "atif"}, "agt-transcript: flag provided but not defined: --formt (did you mean --format?)\n"},
+		{Transcript, []string{"-formt=atif", in}, "flag provided but not defined: -formt (did you mean --format?)\n"},
+		{Parse, []string{in, "--provder", "codex"}, "flag provided but not defined: --provder (did you mean --provider?)\n"},
+		{Parse, []string{in, "--qiet"}, "(did you mean --quiet?)"},
+		{Parse, []string{in, "--zzzzzzzz"}, "flag provided but not defined: --zzzzzzzz\n"}, // nothing near
+		{Parse, []string{in, "-x"}, "flag provided but not defined: -x\n"},                 // no guess among one-letter flags
+		{Normalize, []string{in, "--moddel", "x"}, "(did you mean --model?)"},
+	}
+	for _, c := range cases {
+		var out, errb bytes.Buffer
+		app := c.app(IO{In: strings.NewReader(""), Out: &out, Err: &errb})
+		code := Run(context.Background(), app, append([]string{app.Name}, c.args...))
+		if code != ExitUsage || !strings.Contains(errb.String(), c.want) || out.Len() != 0 {
+			t.Errorf("%s %q: exit %d, stdout %q, stderr %q; want exit 2 and %q", app.Name, c.args, code, out.String(), errb.String(), c.want)
+		}
+		if _, err := os.Stat("--"); err == nil {
+			t.Fatalf("%s %q made a folder named --", app.Name, c.args)
 		}
 	}
 }

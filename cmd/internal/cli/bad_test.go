@@ -37,6 +37,7 @@ import (
 //	exit: 0
 //	stderr: in.jsonl:2: not JSON                  (a substring; may repeat)
 //	nostderr
+//	stderrlines: 1                                (stderr lines)
 //	stdout: "kind":"error"                        (a substring; may repeat)
 //	lines: 3                                      (stdout lines)
 //	kinds: error=1 user=2                         (events by kind)
@@ -160,6 +161,9 @@ func runBadCase(t *testing.T, file string) {
 		if !strings.Contains(stderr, s) {
 			t.Errorf("stderr lacks %q:\n%s", s, stderr)
 		}
+	}
+	if w := want["stderrlines"]; len(w) > 0 && strconv.Itoa(strings.Count(stderr, "\n")) != w[0] {
+		t.Errorf("%d stderr lines, want %s:\n%s", strings.Count(stderr, "\n"), w[0], stderr)
 	}
 	if _, ok := want["nostderr"]; ok && stderr != "" {
 		t.Errorf("stderr not empty:\n%s", stderr)

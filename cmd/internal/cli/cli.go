@@ -104,7 +104,12 @@ func Run(ctx context.Context, app *cli.App, args []string) int {
 		return code
 	}
 	defer stage.RemoveSpools() // the copies of databases read from archives
-	err := app.RunContext(ctx, reorder(app, args))
+	ordered, missing := reorder(app, args)
+	if missing != "" {
+		fmt.Fprintf(app.ErrWriter, "%s: flag needs an argument: %s\nRun '%s --help' for usage.\n", app.Name, agt.Printable(missing), app.Name)
+		return ExitUsage
+	}
+	err := app.RunContext(ctx, ordered)
 	switch {
 	case err == nil, stage.IsClosed(err):
 		return ExitOK
@@ -116,7 +121,8 @@ func Run(ctx context.Context, app *cli.App, args []string) int {
 		return ExitUsage
 	}
 	if errors.As(err, &u) {
-		fmt.Fprintf(app.ErrWriter, "%s: %s\nRun '%s --help' for usage.\n", app.Name, agt.Printable(u.error.Error()), app.Name)
+		msg := explainUsage(app, args, u.error).Error()
+		fmt.Fprintf(app.ErrWriter, "%s: %s\nRun '%s --help' for usage.\n", app.Name, agt.Printable(msg), app.Name)
 		return ExitUsage
 	}
 	var f failure

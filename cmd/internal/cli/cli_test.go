@@ -137,7 +137,7 @@ func TestStreamlogCLI(t *testing.T) {
 			" session    codex t1 · model gpt-5.1-codex-max · cwd /r\n",
 			" tool       Read  /r/README.md\n",
 			" usage      Σ $0.0002 · 110 tok · ctx <1% · 60 in · 10 out · 40 cache read\n",
-			" end        $0.0002 · 110 tok · 60 in · 10 out · 40 cache read · 3.0s · 1 tool call\n",
+			" end        $0.0002 · 110 tok · 60 in · 10 out · 40 cache read · codex t1 · 3.0s · 1 tool call\n",
 		}, noStderr: true, stdoutLines: 4},
 		{name: "raw", args: []string{"--mode", "raw"}, stdin: codexCall, stdout: []string{`"name":"Read"`}, stdoutLines: 4},
 		{name: "bad mode", args: []string{"--mode", "json"}, code: ExitUsage, stdoutLines: 0},

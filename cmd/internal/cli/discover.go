@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/agt-project/agt"
@@ -47,6 +48,39 @@ next:
 	return out
 }
 
+// places are the log folders the agents would write to on this machine
+// (those discover looks for, found or not), with home written ~.
+func places(getenv func(string) string, home string) []string {
+	var out []string
+	for _, p := range provider.All() {
+		if l, ok := p.(provider.Locator); ok {
+			for _, path := range l.Logs(getenv, home) {
+				if home != "" && strings.HasPrefix(path, home+"/") {
+					path = "~" + path[len(home):]
+				}
+				if !slices.Contains(out, path) {
+					out = append(out, path)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// nothingFound is the line of a --discover that found no log folder: where
+// it looked and which variables place the folders.
+func nothingFound(getenv func(string) string, home string) string {
+	var vars []string
+	for _, v := range discoverVars() {
+		vars = append(vars, v.name)
+	}
+	where := "HOME is not set"
+	if p := places(getenv, home); len(p) > 0 {
+		where = "looked in " + strings.Join(p, ", ")
+	}
+	return fmt.Sprintf("no agent log folder found (%s); set HOME or %s to where the agents write their logs", where, strings.Join(vars, ", "))
+}
+
 // trimmedEnv is os.Getenv, with a blank value read as unset.
 func trimmedEnv(k string) string { return strings.TrimSpace(os.Getenv(k)) }
 
@@ -85,7 +119,7 @@ func discoverBefore(c *cli.Context) error {
 			counts[x.provider]++
 		}
 		if !c.Bool("quiet") {
-			msg := "no agent log folder found"
+			msg := nothingFound(trimmedEnv, homeDir())
 			if len(f) > 0 {
 				var parts []string
 				for _, n := range names {

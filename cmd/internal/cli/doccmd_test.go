@@ -111,6 +111,7 @@ func docShellCommands(page string) []string {
 var docNotRun = map[string]string{
 	"make demo":          "builds bin/ with go build: TestDemo runs its recipe with the test's filters",
 	"make test":          "the whole suite, this test included",
+	"make check":         "lint, the long tests and the race detector: .ci/run runs it",
 	"make install":       "installs into GOBIN or PREFIX: .ci/run follows it into a temporary folder",
 	"go install ":        "needs the module published, and the network",
 	"hadoop ":            "needs a Hadoop cluster (the mapper it runs, examples/agt-map.sh, is run here)",

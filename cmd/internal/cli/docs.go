@@ -3,11 +3,14 @@ package cli
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
 	"github.com/agt-project/agt/cmd/internal/report"
 	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/provider/price"
+	"github.com/agt-project/agt/transcript"
 	"github.com/urfave/cli/v2"
 )
 
@@ -34,12 +37,10 @@ func docs(app *cli.App, args []string) (code int, handled bool) {
 		case a == "--":
 			return 0, false
 		case a == "--man" || a == "-man":
-			page, err := app.ToManWithSection(1)
-			if err != nil {
+			if err := manPage(app.Writer, app); err != nil {
 				fmt.Fprintf(app.ErrWriter, "%s: %s\n", app.Name, err)
 				return ExitFailure, true
 			}
-			fmt.Fprint(app.Writer, page)
 			return ExitOK, true
 		case a == "--completion" || a == "-completion" || strings.HasPrefix(a, "--completion="):
 			shell, ok := strings.CutPrefix(a, "--completion=")
@@ -64,63 +65,120 @@ func docs(app *cli.App, args []string) (code int, handled bool) {
 	return 0, false
 }
 
-// pathFlags are the flags of every app, as typed, whose values are files or
-// folders (the filters' other values are numbers, durations and words).
-var pathFlags = map[string]bool{}
-
-// flagWords are an app's visible options as typed (--name, -n), and those
-// of them that take a value.
-func flagWords(app *cli.App) (all, valued []string) {
-	for _, f := range app.VisibleFlags() {
-		_, boolean := f.(*cli.BoolFlag)
-		for _, n := range f.Names() {
-			w := "--" + n
-			if len(n) == 1 {
-				w = "-" + n
-			}
-			all = append(all, w)
-			if !boolean {
-				valued = append(valued, w)
-			}
-			if _, ok := f.(*cli.StringFlag); ok && valueWords("--"+f.Names()[0]) == nil {
-				pathFlags[w] = true
-			}
-		}
+// What a flag's value completes to, by the flag's name: a word of a list,
+// a folder or a file; a flag in none of the tables (a number, a size, a
+// duration, a model name typed freely) completes to nothing.
+var (
+	valueLists = map[string]func() []string{
+		"provider":   func() []string { return append([]string{"auto"}, provider.Names()...) },
+		"to":         provider.Targets,
+		"tool-defs":  provider.Targets,
+		"format":     func() []string { return slices.Sorted(maps.Keys(formats)) },
+		"stream-log": func() []string { return []string{transcript.LogOff, transcript.LogRaw, transcript.LogSummary} },
+		"mode":       func() []string { return []string{transcript.LogRaw, transcript.LogSummary} },
+		"color":      func() []string { return slices.Sorted(maps.Keys(colorModes)) },
+		"completion": func() []string { return []string{"bash", "fish", "zsh"} },
+		"model":      func() []string { return price.Default().Models() },
+		"by":         func() []string { return report.Views }, // agt-report's
+		"order":      func() []string { return []string{"key", "cost", "tokens"} },
+		"week-start": func() []string {
+			return []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+		},
 	}
-	all = append(all, "--help", "-h")
-	return all, valued
-}
+	folderFlags = map[string]bool{"output": true}
+	fileFlags   = map[string]bool{"prices": true}
+)
 
-// valueWords are the values a flag takes from a fixed list.
-func valueWords(flag string) []string {
-	switch flag {
-	case "--provider":
-		return append([]string{"auto"}, provider.Names()...)
-	case "--completion":
-		return []string{"bash", "fish", "zsh"}
-	case "--by": // agt-report's
-		return report.Views
-	case "--order":
-		return []string{"key", "cost", "tokens"}
-	case "--week-start":
-		return []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+// valueWords are the values a flag (by its name) takes from a fixed list.
+func valueWords(name string) []string {
+	if f, ok := valueLists[name]; ok {
+		return f()
 	}
 	return nil
 }
 
+// docFlag is one visible option of an app, for its docs.
+type docFlag struct {
+	name   string   // its first name: "output"
+	words  []string // as typed: --output, -o
+	takes  bool     // it takes a value
+	meta   string   // the value's placeholder: DIR
+	usage  string   // what it does
+	defalt string   // its default, "" when none worth telling
+}
+
+// docFlags are the visible flags of app, --help and --version included.
+func docFlags(app *cli.App) []docFlag {
+	var out []docFlag
+	seen := map[string]bool{}
+	for _, f := range append(append([]cli.Flag{}, app.Flags...), cli.HelpFlag, cli.VersionFlag) {
+		if isHidden(f) || seen[f.Names()[0]] {
+			continue
+		}
+		seen[f.Names()[0]] = true
+		d := docFlag{name: f.Names()[0]}
+		for _, n := range f.Names() {
+			if len(n) == 1 {
+				d.words = append(d.words, "-"+n)
+			} else {
+				d.words = append(d.words, "--"+n)
+			}
+		}
+		if g, ok := f.(cli.DocGenerationFlag); ok {
+			d.takes = g.TakesValue()
+			d.meta, d.usage = unquoteUsage(g.GetUsage())
+			if d.takes && d.meta == "" {
+				d.meta = "VALUE"
+			}
+			if v := g.GetValue(); d.takes && v != "" && v != "0" && v != "0s" && v != transcript.LogOff {
+				d.defalt = v
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// unquoteUsage splits a flag's usage into its placeholder (the first
+// `word` in back quotes) and the usage without the quotes.
+func unquoteUsage(usage string) (meta, text string) {
+	before, rest, ok := strings.Cut(usage, "`")
+	if !ok {
+		return "", usage
+	}
+	meta, after, ok := strings.Cut(rest, "`")
+	if !ok {
+		return "", usage
+	}
+	return meta, before + meta + after
+}
+
 func funcName(app *cli.App) string { return "_" + strings.ReplaceAll(app.Name, "-", "_") }
 
+// bashCompletion: after a flag taking a value, its words, folders, files
+// or nothing; else options after a dash, and files. --flag=value is
+// completed as --flag value.
 func bashCompletion(w io.Writer, app *cli.App) error {
-	all, valued := flagWords(app)
+	var all []string
 	fmt.Fprintf(w, "# bash completion for %s\n%s() {\n", app.Name, funcName(app))
-	fmt.Fprintf(w, "  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n  case $prev in\n")
-	for _, f := range valued {
-		if vs := valueWords(f); vs != nil {
-			fmt.Fprintf(w, "    %s) COMPREPLY=($(compgen -W %q -- \"$cur\")); return;;\n", f, strings.Join(vs, " "))
-		} else if pathFlags[f] {
-			fmt.Fprintf(w, "    %s) COMPREPLY=($(compgen -f -- \"$cur\")); return;;\n", f)
-		} else {
-			fmt.Fprintf(w, "    %s) COMPREPLY=(); return;;\n", f)
+	fmt.Fprintf(w, "  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n")
+	fmt.Fprintf(w, "  if [[ $cur == = ]]; then cur=; elif [[ $prev == = && $COMP_CWORD -ge 2 ]]; then prev=${COMP_WORDS[COMP_CWORD-2]}; fi\n")
+	fmt.Fprintf(w, "  case $prev in\n")
+	for _, f := range docFlags(app) {
+		all = append(all, f.words...)
+		if !f.takes {
+			continue
+		}
+		pat := strings.Join(f.words, "|")
+		switch {
+		case valueWords(f.name) != nil:
+			fmt.Fprintf(w, "    %s) COMPREPLY=($(compgen -W %q -- \"$cur\")); return;;\n", pat, strings.Join(valueWords(f.name), " "))
+		case folderFlags[f.name]:
+			fmt.Fprintf(w, "    %s) COMPREPLY=($(compgen -d -- \"$cur\")); return;;\n", pat)
+		case fileFlags[f.name]:
+			fmt.Fprintf(w, "    %s) COMPREPLY=($(compgen -f -- \"$cur\")); return;;\n", pat)
+		default:
+			fmt.Fprintf(w, "    %s) COMPREPLY=(); return;;\n", pat)
 		}
 	}
 	fmt.Fprintf(w, "  esac\n  if [[ $cur == -* ]]; then\n    COMPREPLY=($(compgen -W %q -- \"$cur\"))\n", strings.Join(all, " "))
@@ -128,60 +186,65 @@ func bashCompletion(w io.Writer, app *cli.App) error {
 	return nil
 }
 
+// zshCompletion is one _arguments spec per option and name.
 func zshCompletion(w io.Writer, app *cli.App) error {
 	fmt.Fprintf(w, "#compdef %s\n# zsh completion for %s\n_arguments -s \\\n", app.Name, app.Name)
-	for _, f := range app.VisibleFlags() {
-		_, boolean := f.(*cli.BoolFlag)
-		usage := ""
-		if d, ok := f.(cli.DocGenerationFlag); ok {
-			usage = strings.NewReplacer("[", `\[`, "]", `\]`, "'", `'\''`, ":", `\:`).Replace(d.GetUsage())
-		}
-		for _, n := range f.Names() {
-			w1 := "--" + n
-			if len(n) == 1 {
-				w1 = "-" + n
-			}
-			spec := fmt.Sprintf("'%s[%s]", w1, usage)
-			if !boolean {
-				if vs := valueWords("--" + f.Names()[0]); vs != nil {
-					spec += fmt.Sprintf(":%s:(%s)", n, strings.Join(vs, " "))
-				} else if _, ok := f.(*cli.StringFlag); ok {
-					spec += fmt.Sprintf(":%s:_files", n)
-				} else {
-					spec += fmt.Sprintf(":%s: ", n)
+	esc := strings.NewReplacer("[", `\[`, "]", `\]`, "'", `'\''`, ":", `\:`)
+	for _, f := range docFlags(app) {
+		for _, word := range f.words {
+			spec := fmt.Sprintf("'%s[%s]", word, esc.Replace(f.usage))
+			if f.takes {
+				meta := strings.ToLower(f.meta)
+				switch {
+				case valueWords(f.name) != nil:
+					var vs []string
+					for _, v := range valueWords(f.name) { // a model may hold a colon (…-v1:0)
+						vs = append(vs, zshValue.Replace(v))
+					}
+					spec += fmt.Sprintf(":%s:(%s)", meta, strings.Join(vs, " "))
+				case folderFlags[f.name]:
+					spec += fmt.Sprintf(":%s:_files -/", meta)
+				case fileFlags[f.name]:
+					spec += fmt.Sprintf(":%s:_files", meta)
+				default:
+					spec += fmt.Sprintf(":%s: ", meta)
 				}
 			}
 			fmt.Fprintf(w, "  %s' \\\n", spec)
 		}
 	}
-	fmt.Fprintf(w, "  '(-h --help)'{-h,--help}'[show help]' \\\n  '*:file:_files'\n")
+	fmt.Fprintf(w, "  '*:file:_files'\n")
 	return nil
 }
 
+// zshValue escapes what ends or splits a value in an _arguments action.
+var zshValue = strings.NewReplacer(`\`, `\\`, ":", `\:`, " ", `\ `, "(", `\(`, ")", `\)`, "'", `'\''`)
+
+// fishCompletion is one complete line per option.
 func fishCompletion(w io.Writer, app *cli.App) error {
 	fmt.Fprintf(w, "# fish completion for %s\n", app.Name)
-	for _, f := range app.VisibleFlags() {
-		_, boolean := f.(*cli.BoolFlag)
+	for _, f := range docFlags(app) {
 		line := "complete -c " + app.Name
-		for _, n := range f.Names() {
-			if len(n) == 1 {
-				line += " -s " + n
+		for _, word := range f.words {
+			if strings.HasPrefix(word, "--") {
+				line += " -l " + word[2:]
 			} else {
-				line += " -l " + n
+				line += " -s " + word[1:]
 			}
 		}
-		if !boolean {
-			if vs := valueWords("--" + f.Names()[0]); vs != nil {
-				line += fmt.Sprintf(" -x -a %q", strings.Join(vs, " "))
-			} else if _, ok := f.(*cli.StringFlag); ok {
+		if f.takes {
+			switch {
+			case valueWords(f.name) != nil:
+				line += fmt.Sprintf(" -x -a %q", strings.Join(valueWords(f.name), " "))
+			case folderFlags[f.name]:
+				line += " -x -a '(__fish_complete_directories)'"
+			case fileFlags[f.name]:
 				line += " -r -F"
-			} else {
+			default:
 				line += " -x"
 			}
 		}
-		if d, ok := f.(cli.DocGenerationFlag); ok {
-			line += " -d " + fishQuote(d.GetUsage())
-		}
+		line += " -d " + fishQuote(f.usage)
 		fmt.Fprintln(w, line)
 	}
 	return nil
@@ -192,11 +255,4 @@ func fishQuote(s string) string {
 }
 
 // Shells are the shells --completion writes for.
-func Shells() []string {
-	s := make([]string, 0, len(completions))
-	for k := range completions {
-		s = append(s, k)
-	}
-	slices.Sort(s)
-	return s
-}
+func Shells() []string { return slices.Sorted(maps.Keys(completions)) }

@@ -287,7 +287,7 @@ func TestOutputIndexV2(t *testing.T) {
 	os.WriteFile(filepath.Join(out, "claude", "s1.transcript.jsonl"), []byte("{}\n"), 0o644)
 	t.Chdir(dir)
 	code, _, stderr := runCode(t, Transcript, nil, "-o", "out", "live/a.jsonl")
-	if code != 0 || !strings.Contains(stderr, " 1 sessions, 0 inputs skipped") || strings.Contains(stderr, "is written as") {
+	if code != 0 || !strings.Contains(stderr, " 1 session, 0 inputs skipped") || strings.Contains(stderr, "is written as") {
 		t.Errorf("after the old index: exit %d, %s", code, stderr)
 	}
 	names, _ := filepath.Glob(filepath.Join(out, "claude", "*"))
@@ -299,7 +299,7 @@ func TestOutputIndexV2(t *testing.T) {
 		t.Errorf("index not migrated: %s", b)
 	}
 	code, _, stderr = runCode(t, Transcript, nil, "-o", "out", live)
-	if code != 0 || !strings.Contains(stderr, " 0 sessions, 1 inputs skipped") {
+	if code != 0 || !strings.Contains(stderr, " 0 sessions, 1 input skipped") {
 		t.Errorf("again, by its absolute path: exit %d, %s", code, stderr)
 	}
 }

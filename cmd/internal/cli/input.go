@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -42,7 +43,38 @@ func expand(c *cli.Context, io IO, cfg provider.Config) ([]stage.Input, bool, er
 			fmt.Fprintf(io.Err, "%s: %s\n", c.App.Name, agt.Printable(e.Error()))
 		}
 	}
+	if !cfg.Quiet && !c.Bool("follow") {
+		for _, a := range c.Args().Slice() {
+			if empty(a, inputs) {
+				fmt.Fprintf(io.Err, "%s: nothing to read in %s\n", c.App.Name, agt.Printable(a))
+			}
+		}
+	}
 	return inputs, failed, nil
+}
+
+// empty tells whether the argument a (a path typed, not stdin) is an empty
+// file, or a folder in which no input was found: the run reads nothing of
+// it, and says so (not a failure: an agent may not have written yet).
+func empty(a string, inputs []stage.Input) bool {
+	if a == stage.StdinPath {
+		return false
+	}
+	st, err := os.Stat(a)
+	switch {
+	case err != nil:
+		return false // reported by Expand
+	case st.Mode().IsRegular():
+		return st.Size() == 0
+	case !st.IsDir():
+		return false
+	}
+	for _, in := range inputs {
+		if in.Walk == a || in.Path == a || strings.HasPrefix(in.Path, strings.TrimSuffix(a, "/")+"/") {
+			return false
+		}
+	}
+	return true
 }
 
 // errHinted is a usage error whose hint is already printed.

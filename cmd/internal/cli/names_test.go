@@ -50,7 +50,7 @@ func TestOddNamesRerunSkips(t *testing.T) {
 		t.Skipf("cannot name a file so here: %v", err)
 	}
 	out := filepath.Join(t.TempDir(), "out")
-	for i, want := range []string{"1 sessions, 0 inputs skipped", "0 sessions, 1 inputs skipped"} {
+	for i, want := range []string{"1 session, 0 inputs skipped", "0 sessions, 1 input skipped"} {
 		var o, e bytes.Buffer
 		if code := Run(context.Background(), Transcript(IO{Out: &o, Err: &e}), []string{"agt-transcript", "-o", out, dir}); code != ExitOK {
 			t.Fatalf("run %d: exit %d: %s", i+1, code, e.String())

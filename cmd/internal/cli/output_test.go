@@ -27,28 +27,28 @@ func TestOutputFresh(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q, want %q", args, code, stderr, want)
 		}
 	}
-	run("1 sessions, 0 inputs skipped", "--prices", prices)
-	run("0 sessions, 1 inputs skipped", "--prices", prices)
+	run("1 session, 0 inputs skipped", "--prices", prices)
+	run("0 sessions, 1 input skipped", "--prices", prices)
 
 	// a changed output file (same size) or a missing one is written again
 	b, _ := os.ReadFile(file)
 	os.WriteFile(file, []byte(strings.Replace(string(b), "hello", "HELLO", 1)), 0o644)
-	run("1 sessions, 0 inputs skipped", "--prices", prices)
+	run("1 session, 0 inputs skipped", "--prices", prices)
 	if b2, _ := os.ReadFile(file); string(b2) != string(b) {
 		t.Errorf("the changed file was not written again:\n%s", b2)
 	}
 	os.Remove(file)
-	run("1 sessions, 0 inputs skipped", "--prices", prices)
+	run("1 session, 0 inputs skipped", "--prices", prices)
 
 	// the price file's content, not its name, is part of the fingerprint
 	os.WriteFile(prices, []byte(`{"m1":{"input_cost_per_token":3e-6,"output_cost_per_token":2e-6}}`), 0o644)
-	run("1 sessions, 0 inputs skipped", "--prices", prices)
-	run("0 sessions, 1 inputs skipped", "--prices", prices)
+	run("1 session, 0 inputs skipped", "--prices", prices)
+	run("0 sessions, 1 input skipped", "--prices", prices)
 	// so are --provider, --raw and --to
-	run("1 sessions, 0 inputs skipped", "--prices", prices, "--provider", "claude")
-	run("1 sessions, 0 inputs skipped", "--prices", prices, "--provider", "claude", "--raw")
-	run("1 sessions, 0 inputs skipped", "--prices", prices, "--provider", "claude", "--raw", "--to", "codex")
-	run("0 sessions, 1 inputs skipped", "--prices", prices, "--provider", "claude", "--raw", "--to", "codex")
+	run("1 session, 0 inputs skipped", "--prices", prices, "--provider", "claude")
+	run("1 session, 0 inputs skipped", "--prices", prices, "--provider", "claude", "--raw")
+	run("1 session, 0 inputs skipped", "--prices", prices, "--provider", "claude", "--raw", "--to", "codex")
+	run("0 sessions, 1 input skipped", "--prices", prices, "--provider", "claude", "--raw", "--to", "codex")
 
 	// every file the index names is in the folder, with the size it has
 	var ix struct {
@@ -90,7 +90,8 @@ func TestOutputStaleTemps(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(away, ".x.tmp-1"), nil, 0o644)
 	os.Symlink(away, filepath.Join(out, "link"))
-	if code, _, stderr := runCode(t, Transcript, nil, "-o", out, in); code != 0 {
+	// --force: the link is the user's, in a folder with no index yet
+	if code, _, stderr := runCode(t, Transcript, nil, "--force", "-o", out, in); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, f := range stale {

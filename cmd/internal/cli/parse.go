@@ -7,6 +7,7 @@ import (
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/stage"
+	"github.com/agt-project/agt/transcript"
 	"github.com/urfave/cli/v2"
 )
 
@@ -35,6 +36,15 @@ func start(c *cli.Context, io IO, cfg provider.Config) (*stage.Follower, []stage
 	return fl, inputs, failed, err
 }
 
+// notLog is provider.Config.NotLog: the summary lines agt-streamlog writes
+// (agt-streamlog F | agt-transcript) are text for people.
+func notLog(lines [][]byte) string {
+	if transcript.IsSummaryText(lines) {
+		return "agt-streamlog summary lines (text for people), not an agent log: agt-streamlog --mode raw writes events a filter reads"
+	}
+	return ""
+}
+
 // maxJobs bounds -j.
 const maxJobs = 256
 
@@ -46,6 +56,7 @@ func parseConfig(c *cli.Context) (provider.Config, error) {
 		Quiet:    c.Bool("quiet"),
 		Name:     c.App.Name,
 		Workers:  c.Int("jobs"),
+		NotLog:   notLog,
 	}
 	if cfg.Workers < 0 || cfg.Workers > maxJobs {
 		return cfg, Usagef("-j %d: want 1 to %d, or 0 for one per core", cfg.Workers, maxJobs)

@@ -39,7 +39,7 @@ escaped.
    2026-01-28T22:26:46.793Z tool       (claude-opus-4-5) Bash  git status
    2026-01-28T22:26:46.842Z result     Bash  ok  On branch main
    2026-01-28T22:26:47.120Z usage      Σ $0.0421 · 53.5k tok · ctx 27% · 12.3k in · 1.2k out · 40k cache read
-   2026-01-28T22:28:02.310Z end        $0.0421 · 53,510 tok · 12,301 in · 1,187 out · 40,022 cache read · 1m22s · 1 tool call
+   2026-01-28T22:28:02.310Z end        $0.0421 · 53,510 tok · 12,301 in · 1,187 out · 40,022 cache read · claude 0a1b2c3d · 1m22s · 1 tool call
 
 Examples:
    claude -p "fix it" --output-format stream-json --verbose | agt-streamlog

@@ -202,8 +202,14 @@ func TestStreamlogTotals(t *testing.T) {
 			}
 			for i, l := range lines {
 				figures, calls := closing(t, l)
-				if !strings.HasPrefix(ends[i], figures+" · ") || !strings.Contains(ends[i], " · "+calls) {
-					t.Errorf("session %d: closing line %q, want %q … %q", i+1, ends[i], figures, calls)
+				var tr struct {
+					Provider      string `json:"provider"`
+					NativeSession string `json:"native_session"`
+				}
+				json.Unmarshal(l, &tr)
+				name := strings.TrimSpace(tr.Provider + " " + tr.NativeSession)
+				if !strings.HasPrefix(ends[i], figures+" · "+name+" · ") || !strings.Contains(ends[i], " · "+calls) {
+					t.Errorf("session %d: closing line %q, want %q … %q", i+1, ends[i], figures+" · "+name, calls)
 				}
 				sessions++
 				if strings.Contains(figures, "$") {

@@ -73,7 +73,7 @@ be read, the output could not be written, or a data error under --strict,
 	app.Flags = append(inputFlags(),
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write `DIR`/<provider>/<session>.transcript.jsonl files instead of stdout", TakesFile: true},
 		&cli.StringFlag{Name: "format", Value: "agt", Usage: "write sessions as `FMT`: agt (agt.transcript/1), atif (ATIF v1.8 trajectories; atif-v1.7 labels them v1.7), otlp (OTLP JSON traces, GenAI conventions) or agentv (AgentV transcript rows); with -o beside each transcript"},
-		&cli.BoolFlag{Name: "force", Usage: "with -o: convert inputs even when their output is up to date"},
+		&cli.BoolFlag{Name: "force", Usage: "with -o: convert inputs even when their output is up to date, and write into a folder of other files"},
 		&cli.StringFlag{Name: "stream-log", Value: transcript.LogOff, Usage: "with -o: also write a stream log beside each transcript, `MODE`: false, raw (every event) or summary (readable lines); default $AGT_STREAM_LOG, which only -o runs read"},
 		&cli.StringFlag{Name: "log-format", Usage: "deprecated spelling of --stream-log (json = raw)", Hidden: true},
 		&cli.BoolFlag{Name: "no-content", Usage: "with --format otlp: leave what was said (messages, system instructions, tool arguments and results) out of the spans; names, times, usage and statuses stay"},
@@ -125,6 +125,9 @@ be read, the output could not be written, or a data error under --strict,
 			return outcome(st, err, failed)
 		}
 
+		if err := foreignFolder(out); err != nil && !c.Bool("force") {
+			return err
+		}
 		if err := os.MkdirAll(out, 0o777); err != nil {
 			return err
 		}
@@ -189,19 +192,81 @@ be read, the output could not be written, or a data error under --strict,
 			err = serr
 		}
 		if interrupted(c, err) && !cfg.Quiet {
-			fmt.Fprintf(io.Err, "agt-transcript: interrupted: %d sessions written; the sessions being read were not (run again to convert them)\n", d.Transcripts())
+			fmt.Fprintf(io.Err, "agt-transcript: interrupted: %s written; the sessions being read were not (run again to convert them)\n", plural(int64(d.Transcripts()), "session"))
 		}
 		if err != nil {
 			return outcome(st, err, failed)
 		}
 		if !cfg.Quiet {
-			el := time.Since(start).Seconds()
-			fmt.Fprintf(io.Err, "agt-transcript: %d sessions, %d inputs skipped as up to date, %d events, %d errors, %.1f MB in %.2fs (%.1f MB/s)\n",
-				d.Transcripts(), st.Skipped, st.Events, st.Errors, float64(st.Bytes)/1e6, el, float64(st.Bytes)/1e6/el)
+			fmt.Fprintf(io.Err, "agt-transcript: %s\n", runLine(int64(d.Transcripts()), st, time.Since(start)))
 		}
 		return outcome(st, nil, failed)
 	}
 	return app
+}
+
+// foreignFolder refuses (a usage error) an output folder that holds files
+// of the user's and no index of an earlier run: -o into the wrong folder
+// (a project, the logs themselves) would write beside them without a
+// word. A folder that does not exist, is empty, or holds nothing but what
+// agt writes (its index and its temporary copies, its lock, its provider
+// folders) is taken; --force takes any.
+func foreignFolder(out string) error {
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		return nil // none yet (or unreadable: Lock says why)
+	}
+	var theirs []string
+	for _, e := range entries {
+		switch n := e.Name(); {
+		case n == transcript.IndexName:
+			return nil
+		case n == transcript.LockName || strings.HasPrefix(n, transcript.IndexName+".tmp-") || provider.Lookup(n) != nil || n == "unknown":
+		default:
+			theirs = append(theirs, n)
+		}
+	}
+	if len(theirs) == 0 {
+		return nil
+	}
+	more := ""
+	if len(theirs) > 3 {
+		theirs, more = theirs[:3], ", …"
+	}
+	return Usagef("-o %s: the folder holds other files (%s%s) and no %s of an earlier run: give a new or empty folder, or --force to write beside them",
+		out, strings.Join(theirs, ", "), more, transcript.IndexName)
+}
+
+// runLine is the closing line of a -o run: sessions written, inputs
+// skipped, and what was read at what rate; a run that read nothing says
+// so instead of a rate of nothing.
+func runLine(sessions int64, st provider.Stats, el time.Duration) string {
+	line := fmt.Sprintf("%s, %s skipped as up to date", plural(sessions, "session"), plural(st.Skipped, "input"))
+	switch {
+	case st.Bytes == 0 && st.Events == 0 && st.Skipped > 0:
+		return line + ": nothing new to convert (--force converts them again)"
+	case st.Bytes == 0 && st.Events == 0:
+		return line + ": nothing read"
+	}
+	sec := max(el.Seconds(), 1e-3)
+	return fmt.Sprintf("%s, %s, %s, %s in %.2fs (%s/s)", line, plural(st.Events, "event"), plural(st.Errors, "error"),
+		size(float64(st.Bytes)), el.Seconds(), size(float64(st.Bytes)/sec))
+}
+
+// plural is n and the noun, in the plural unless n is 1.
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// size is a number of bytes in MB, or in KB below a tenth of a MB.
+func size(b float64) string {
+	if b < 1e5 {
+		return fmt.Sprintf("%.1f KB", b/1e3)
+	}
+	return fmt.Sprintf("%.1f MB", b/1e6)
 }
 
 // formats are the values of --format: how a session is written to stdout,

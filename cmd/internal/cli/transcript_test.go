@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/providertest"
 )
 
@@ -74,7 +75,7 @@ func TestTranscriptOutputDir(t *testing.T) {
 	later := time.Now().Add(time.Minute)
 	os.Chtimes(filepath.Join(in, filepath.Base(codex)), later, later)
 	_, _, stderr = runCode(t, Transcript, nil, "-o", out, "--stream-log", "summary", in)
-	if !strings.Contains(stderr, "1 sessions, 1 inputs skipped") {
+	if !strings.Contains(stderr, "1 session, 1 input skipped") {
 		t.Errorf("after a change: %s", stderr)
 	}
 	// --force converts everything; other options convert again too
@@ -135,7 +136,7 @@ func TestTranscriptFormatDir(t *testing.T) {
 		t.Errorf("--format atif-v1.7: exit %d, %.80s", code, v17)
 	}
 	code, _, stderr := runCode(t, Transcript, nil, "-o", out, "--format", "atif", claude)
-	if code != 0 || !strings.Contains(stderr, "1 sessions, 0 inputs skipped") {
+	if code != 0 || !strings.Contains(stderr, "1 session, 0 inputs skipped") {
 		t.Fatalf("exit %d, %s", code, stderr)
 	}
 	got := treeContents(t, out)
@@ -150,10 +151,10 @@ func TestTranscriptFormatDir(t *testing.T) {
 		before             func()
 		file               string
 	}{
-		{"a second run", "atif", "0 sessions, 1 inputs skipped", nil, ".trajectory.json"},
-		{"a lost export", "atif", "1 sessions, 0 inputs skipped", func() { os.Remove(base + ".trajectory.json") }, ".trajectory.json"},
-		{"another format", "otlp", "1 sessions, 0 inputs skipped", nil, ".otlp.jsonl"},
-		{"AgentV rows", "agentv", "1 sessions, 0 inputs skipped", nil, ".agentv.jsonl"},
+		{"a second run", "atif", "0 sessions, 1 input skipped", nil, ".trajectory.json"},
+		{"a lost export", "atif", "1 session, 0 inputs skipped", func() { os.Remove(base + ".trajectory.json") }, ".trajectory.json"},
+		{"another format", "otlp", "1 session, 0 inputs skipped", nil, ".otlp.jsonl"},
+		{"AgentV rows", "agentv", "1 session, 0 inputs skipped", nil, ".agentv.jsonl"},
 	}
 	for _, s := range steps {
 		if s.before != nil {
@@ -221,6 +222,27 @@ func TestStreamLogSpellings(t *testing.T) {
 		b, _ := os.ReadFile(logs[0])
 		if raw := bytes.HasPrefix(b, []byte(`{"schema":"agt.event/1"`)); raw != c.raw {
 			t.Errorf("%v: %s is raw %v, want %v: %.80s", c.args, logs[0], raw, c.raw, b)
+		}
+	}
+}
+
+// TestRunLine: the closing line of a -o run counts in words that agree
+// with their number, and a run that read nothing says so rather than a
+// rate of nothing.
+func TestRunLine(t *testing.T) {
+	cases := []struct {
+		sessions int64
+		st       provider.Stats
+		want     string
+	}{
+		{1, provider.Stats{Events: 1, Bytes: 24300, Skipped: 1, Errors: 1}, "1 session, 1 input skipped as up to date, 1 event, 1 error, 24.3 KB in 0.10s (0.2 MB/s)"},
+		{2, provider.Stats{Events: 30, Bytes: 3_500_000}, "2 sessions, 0 inputs skipped as up to date, 30 events, 0 errors, 3.5 MB in 0.10s (35.0 MB/s)"},
+		{0, provider.Stats{Skipped: 3}, "0 sessions, 3 inputs skipped as up to date: nothing new to convert (--force converts them again)"},
+		{0, provider.Stats{}, "0 sessions, 0 inputs skipped as up to date: nothing read"},
+	}
+	for _, c := range cases {
+		if got := runLine(c.sessions, c.st, 100*time.Millisecond); got != c.want {
+			t.Errorf("got  %q\nwant %q", got, c.want)
 		}
 	}
 }
