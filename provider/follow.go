@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 
 	"github.com/agt-project/agt/stage"
@@ -64,27 +65,57 @@ func FollowSource(ctx context.Context, cfg Config, fl *stage.Follower, roots []s
 				}
 			}()
 		}
-		follow := func(in stage.Input) {
+		lives := newLiveUnits(s, out)
+		open := func(in stage.Input) stage.Input {
 			path := in.Path
 			in.Open = func() (io.ReadCloser, error) { return fl.Open(fctx, path) }
-			u := &stage.Unit{Files: []stage.Input{in}}
-			// its own goroutine: the batches of each unit stay in order
-			run(func() error { return s.readUnit(rctx, nil, u, out, nil) })
+			return in
 		}
-		var once []stage.Input
+		start := func(lu *liveUnit, i int, in stage.Input) {
+			run(func() error { return lives.read(rctx, lu, i, in) })
+		}
+		var followed, once []stage.Input
 		for _, in := range inputs {
 			if in.File && stage.Followable(in.Path) {
 				fl.Mark(in.Path)
-				follow(in)
+				followed = append(followed, open(in))
 			} else {
 				once = append(once, in)
+			}
+		}
+		// the files of one session are one unit, read side by side: a
+		// session and its subagent files are one session while followed,
+		// as when read whole
+		for _, u := range lives.group(Units(followed)) {
+			lu := lives.add(u)
+			for i, in := range u.Files {
+				start(lu, i, in)
+			}
+		}
+		found := func(ins []stage.Input) {
+			// a session's main file before its members (a folder is
+			// walked before the file of its name: <session>/subagents/
+			// before <session>.jsonl), each joined now when it holds
+			// something, else once it does (its head tells its session)
+			for _, in := range lives.mainsFirst(ins) {
+				in := open(in)
+				if st, err := os.Stat(in.Path); err == nil && st.Size() > 0 {
+					lu, i := lives.join(in)
+					run(func() error { return lives.read(rctx, lu, i, in) })
+					continue
+				}
+				run(func() error {
+					fl.Written(fctx, in.Path)
+					lu, i := lives.join(in)
+					return lives.read(rctx, lu, i, in)
+				})
 			}
 		}
 		if len(once) > 0 {
 			// read whole, unless interrupted: the idle timeout waits for them
 			run(func() error { return s.readAll(rctx, ctx.Done(), out, once) })
 		}
-		fl.Watch(fctx, roots, Claim, follow)
+		fl.Watch(fctx, roots, Claim, found)
 		wg.Wait()
 		return first
 	}

@@ -158,12 +158,13 @@ func (f *Follower) Start(ctx context.Context) (context.Context, context.CancelFu
 }
 
 // Watch looks at roots (the paths given) every Scan until ctx ends, and
-// calls found with each followable file not seen before: a folder is walked
+// calls found with the followable files not seen before, those of one look
+// at a root together, in walk order: a folder is walked
 // as Expand walks it (WalkExts, no links to folders, no folder a provider
 // claims), a file is itself (found again when it comes back after being
 // removed). Files ending in .json, archives and databases are not
 // followed: those there when following starts are read once by the caller.
-func (f *Follower) Watch(ctx context.Context, roots []string, claim Claim, found func(Input)) {
+func (f *Follower) Watch(ctx context.Context, roots []string, claim Claim, found func([]Input)) {
 	if claim == nil {
 		claim = func(string, bool) (Input, bool) { return Input{}, false }
 	}
@@ -193,6 +194,7 @@ func (f *Follower) Watch(ctx context.Context, roots []string, claim Claim, found
 				continue
 			}
 			dirs[root], gone[root] = dir, false
+			var news []Input
 			for _, p := range paths {
 				if !f.claim(p) {
 					continue
@@ -202,7 +204,10 @@ func (f *Follower) Watch(ctx context.Context, roots []string, claim Claim, found
 				if dir {
 					in.Walk = root
 				}
-				found(in)
+				news = append(news, in)
+			}
+			if len(news) > 0 {
+				found(news)
 			}
 		}
 	}
@@ -418,4 +423,30 @@ func (t *tail) changed() bool {
 	t.final = true
 	t.fl.forget(t.path)
 	return true
+}
+
+// Written waits until the file at path holds something (a file created
+// empty is written a moment later), until ctx ends, or until it is gone:
+// what its first line says (which session it holds) can then be read.
+func (f *Follower) Written(ctx context.Context, path string) {
+	wake, unwatch := f.notify.watch(path)
+	defer unwatch()
+	poll := f.poll()
+	if wake != nil {
+		poll = max(poll, WatchedPoll)
+	}
+	tm := time.NewTimer(poll)
+	defer tm.Stop()
+	for {
+		if st, err := os.Stat(path); err != nil || st.Size() > 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tm.C:
+			tm.Reset(poll)
+		case <-wake:
+		}
+	}
 }

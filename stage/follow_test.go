@@ -170,7 +170,11 @@ func TestWatch(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		fl.Watch(ctx, []string{root}, nil, func(in Input) { found <- in })
+		fl.Watch(ctx, []string{root}, nil, func(ins []Input) {
+			for _, in := range ins {
+				found <- in
+			}
+		})
 	}()
 	os.MkdirAll(filepath.Join(root, "s", "subagents"), 0o755)
 	appendTo(t, filepath.Join(other, "elsewhere.jsonl"), "x\n")
