@@ -26,11 +26,12 @@ start, and files that appear in the folders given are read as they come (a
 session and its subagents, live). Only whole lines are read while a file is
 being written; a file that shrinks is read again from its start; a file
 removed is left. Archives and .json documents (rewritten whole by the agents
-that write them) are read once, and stdin as a stream. Each followed file is
-read on its own: a Claude Code subagent file's events name the session
-<session>:agent-<id>. Following ends with an interrupt (SIGINT, SIGTERM) or
-after --follow-timeout without growth: the files are then read to their
-end and the run ends with 0.`
+that write them) are read once, and stdin as a stream. The followed files
+are read side by side; the files of one session (a Claude Code session and
+its subagent files) are read as one input, so that their events make one
+session, as when the files are read whole. Following ends with an interrupt
+(SIGINT, SIGTERM) or after --follow-timeout without growth: the files are
+then read to their end and the run ends with 0.`
 
 // following reads -f and --follow-timeout: the follower, or nil without -f.
 func following(c *cli.Context) (*stage.Follower, error) {

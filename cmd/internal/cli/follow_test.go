@@ -275,7 +275,8 @@ func firstDiff(got, want []string) string {
 // TestFollowStreamlog: agt-streamlog -f writes the summary lines of what
 // is written as it comes, and in the end the lines of the files read whole
 // (in another order across files, each session's lines numbered once a
-// second one shows, and no closing lines).
+// second one shows), each session's closing line written when following
+// ends.
 func TestFollowStreamlog(t *testing.T) {
 	dir := t.TempDir()
 	f := startFollow(t, Streamlog, "-f", dir)
@@ -285,16 +286,11 @@ func TestFollowStreamlog(t *testing.T) {
 	without := func(lines []string, kinds ...string) []string {
 		return slices.DeleteFunc(lines, func(l string) bool { return slices.Contains(kinds, kind(l)) })
 	}
-	whole := func(files []string) []string {
-		var all []string
-		for _, p := range files {
-			all = append(all, without(sortedLines(runApp(t, Streamlog, nil, p)), "end")...)
-		}
-		slices.Sort(all)
-		return all
+	whole := func(files ...string) []string {
+		return sortedLines(untagged(runApp(t, Streamlog, nil, files...)))
 	}
-	files := followScript(t, dir, func(files []string) {
-		want := without(whole(files), "usage")
+	followScript(t, dir, func(files []string) {
+		want := without(whole(files...), "usage", "end")
 		f.waitOut(t, "the summary of "+strings.Join(files, ", "), func(out []byte) bool {
 			return slices.Equal(without(sortedLines(untagged(out)), "usage"), want)
 		})
@@ -303,7 +299,7 @@ func TestFollowStreamlog(t *testing.T) {
 		t.Fatalf("exit %d after the interrupt, want 0; stderr:\n%s", code, f.err.Bytes())
 	}
 	got := sortedLines(untagged(f.out.Bytes()))
-	if want := whole(files); !slices.Equal(got, want) {
+	if want := whole(dir); !slices.Equal(got, want) {
 		t.Errorf("the summary lines differ from those of the files read whole: got %d, want %d", len(got), len(want))
 	}
 }
@@ -549,9 +545,9 @@ func TestFollowStdin(t *testing.T) {
 	}
 }
 
-// TestFollowHelp: the three following filters document -f with an example.
+// TestFollowHelp: the four following filters document -f with an example.
 func TestFollowHelp(t *testing.T) {
-	for _, name := range []string{"agt-parse", "agt-normalize", "agt-streamlog"} {
+	for _, name := range []string{"agt-parse", "agt-normalize", "agt-streamlog", "agt-transcript"} {
 		var out bytes.Buffer
 		Run(context.Background(), apps[name](IO{In: strings.NewReader(""), Out: &out, Err: io.Discard}), []string{name, "--help"})
 		for _, want := range []string{"--follow, -f", "--follow-timeout DURATION", name + " -f ", "With -f (--follow)"} {
@@ -559,10 +555,5 @@ func TestFollowHelp(t *testing.T) {
 				t.Errorf("%s --help lacks %q", name, want)
 			}
 		}
-	}
-	var out bytes.Buffer
-	Run(context.Background(), Transcript(IO{In: strings.NewReader(""), Out: &out, Err: io.Discard}), []string{"agt-transcript", "--help"})
-	if strings.Contains(out.String(), "--follow") {
-		t.Error("agt-transcript --help offers --follow")
 	}
 }

@@ -42,8 +42,8 @@ Examples:
    agt-streamlog -f ~/.claude/projects/-home-me-app/   # the running session and its subagents, live
 
 `+followHelp+` Sessions of followed files have no end while they are
-followed: their lines carry the running totals, and no closing line is
-written.
+followed: their lines carry the running totals, and each gets its closing
+line (the totals agt-transcript gives it) when following ends.
 
 Exit status: 0 done (or following ended), 1 an input could not be read or a
 data error under --strict, 2 usage error, 130 interrupted.`)
@@ -82,21 +82,18 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		if mode == transcript.LogSummary {
 			sum = transcript.NewSummary(stage.NewWriter(io.Out), colored(io.Out))
 			sum.Width = lineWidth(io.Out)
-			out = sum
-			if args := operands(c); fl == nil || len(args) == 0 || args[0] == stage.StdinPath {
-				// the sessions as agt-transcript makes them: a record
-				// several copies hold shows once, and a session's closing
-				// line has its transcript's totals; followed files are
-				// read side by side and none ends while followed: their
-				// events are shown as they come (out = sum), each line
-				// naming its session, and no session is closed
-				cons = transcript.NewConsolidator(provider.UnitKey, false, func(_ string, t *transcript.Transcript, _ []agt.Event) error {
-					return sum.End(t)
-				})
-				cons.Window, cons.Each, cons.Warn = n.Window, sum.Event, warner(c, io)
-				cons.Out = sum.Flush // a live run's lines go out as they come
-				out = cons
-			}
+			// the sessions as agt-transcript makes them: a record several
+			// copies hold shows once, and a session's closing line has its
+			// transcript's totals; followed (-f), the sessions of the files
+			// read side by side are held open until following ends, each
+			// line naming its session, and then closed
+			cons = transcript.NewConsolidator(provider.UnitKey, false, func(_ string, t *transcript.Transcript, _ []agt.Event) error {
+				return sum.End(t)
+			})
+			cons.Window, cons.Each, cons.Warn = n.Window, sum.Event, warner(c, io)
+			cons.Hold = fl != nil
+			cons.Out = sum.Flush // a live run's lines go out as they come
+			out = cons
 		}
 		st, err := read(c, cfg, fl, inputs, out, io.Err)
 		if ok := err == nil || interrupted(c, err); ok && cons != nil { // interrupted, what was read ends its sessions

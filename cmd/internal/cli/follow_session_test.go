@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agt-project/agt/provider/providertest"
+)
+
+// TestFollowSessionCorpus: a Claude Code project folder followed while two
+// real sessions and their subagent files are written, line by line and
+// interleaved (a 2.0 session with agent-*.jsonl files beside it, a 2.1
+// session with <session>/subagents/agent-*.jsonl), gives at the end the
+// transcripts of the finished folder, byte for byte: agt-transcript -f,
+// and agt-parse -f piped into agt-transcript -f. agt-streamlog -f shows
+// the sessions of the folder read whole, not one per file, and closes each
+// with the totals of the folder read whole.
+func TestFollowSessionCorpus(t *testing.T) {
+	corpus := filepath.Join(providertest.CorpusDir(t), "claude")
+	const legacy, current = "7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9", "0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f"
+	files := []struct { // from the round start on, a line a round
+		from, to string
+		start    int
+	}{
+		{"agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", legacy + ".jsonl", 0},
+		{"agentsessions__subagent-parent-0a1b2c3d.jsonl", current + ".jsonl", 0},
+		{"agtrace__agent-90fa40b6.jsonl", "agent-90fa40b6.jsonl", 3},
+		{"agtrace__agent-0c4c3cf8.jsonl", "agent-0c4c3cf8.jsonl", 4},
+		{"agentsessions__subagent-child-agent-a0ad4f44468bdf20d.jsonl", filepath.Join(current, "subagents", "agent-a0ad4f44468bdf20d.jsonl"), 3},
+	}
+	dir := t.TempDir()
+	var lines [][]string
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(corpus, f.from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n"))
+	}
+	parse := startFollow(t, Parse, "-q", "-f", dir)
+	tr := startFollow(t, Transcript, "-q", "-f", dir)
+	sl := startFollow(t, Streamlog, "-q", "--color", "never", "-f", dir)
+	// round after round, a line of each file that has one left: the
+	// subagent files appear while their sessions are written
+	written := map[string]int{} // lines written to each path
+	for round := 0; ; round++ {
+		wrote := false
+		for i, f := range files {
+			if round < f.start || round-f.start >= len(lines[i]) {
+				wrote = wrote || round < f.start
+				continue
+			}
+			p := filepath.Join(dir, f.to)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			appendFile(t, p, lines[i][round-f.start])
+			written[p]++
+			wrote = true
+		}
+		if !wrote {
+			break
+		}
+		if round%4 == 0 { // now and then, until the events of what is written are out
+			parse.waitOut(t, "the events of the lines written", func(out []byte) bool {
+				for p, n := range written {
+					if n >= 5 && !covers(t, out, p) { // a head of fewer lines may wait for more
+						return false
+					}
+				}
+				return true
+			})
+		}
+	}
+	for _, f := range []*followRun{parse, tr, sl} {
+		if code := f.stop(t); code != ExitOK {
+			t.Fatalf("exit %d after the interrupt, want 0; stderr:\n%s", code, f.err.Bytes())
+		}
+	}
+	want := runApp(t, Transcript, nil, "-q", dir)
+	// 3: the 2.1 fixture's subagent records name a session of their own
+	// (agent-<id>, its ids scrubbed), read whole as followed
+	if n := bytes.Count(want, []byte("\n")); n != 3 {
+		t.Fatalf("the finished folder gives %d transcripts, want 3:\n%s", n, want)
+	}
+	if got := tr.out.Bytes(); !bytes.Equal(got, want) {
+		t.Errorf("agt-transcript -f: the transcripts differ from those of the finished folder:\n got %.600s\nwant %.600s", got, want)
+	}
+	if got := runApp(t, Transcript, parse.out.Bytes(), "-q", "-f"); !bytes.Equal(got, want) {
+		t.Errorf("agt-parse -f | agt-transcript -f: the transcripts differ from those of the finished folder:\n got %.600s\nwant %.600s", got, want)
+	}
+	// the streamlog: one header and one closing line per session, the
+	// closing lines those of the finished folder (its transcripts' totals)
+	kinds := func(out []byte, kind string) []string {
+		var ls []string
+		for _, l := range sortedLines(untagged(out)) {
+			if strings.TrimSpace(l[min(len(l), 25):min(len(l), 36)]) == kind {
+				ls = append(ls, l)
+			}
+		}
+		return ls
+	}
+	whole := runApp(t, Streamlog, nil, "-q", "--color", "never", dir)
+	for _, kind := range []string{"session", "end"} {
+		got, want := kinds(sl.out.Bytes(), kind), kinds(whole, kind)
+		if len(want) != 3 || !slices.Equal(got, want) {
+			t.Errorf("agt-streamlog -f: %s lines\n got %q\nwant %q (3)", kind, got, want)
+		}
+	}
+}
