@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 
+	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/stage"
 )
 
@@ -112,6 +114,9 @@ func FollowSource(ctx context.Context, cfg Config, fl *stage.Follower, roots []s
 			}
 		}
 		if len(once) > 0 {
+			if note := onceNote(once); note != "" && !cfg.Quiet {
+				fmt.Fprintln(s.diag, note)
+			}
 			// read whole, unless interrupted: the idle timeout waits for them
 			run(func() error { return s.readAll(rctx, ctx.Done(), out, once) })
 		}
@@ -133,4 +138,27 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.Write(p)
+}
+
+// onceNote is the line that names the inputs of a followed run that are
+// read once, as they are when following starts: JSON documents, databases
+// and agent stores, archives, which their agents rewrite or which are not
+// appended to; up to three are named.
+func onceNote(once []stage.Input) string {
+	var names []string
+	for _, in := range once {
+		if in.Path == stage.StdinPath {
+			continue
+		}
+		names = append(names, agt.PathText(in.Path))
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	more := ""
+	if len(names) > 3 {
+		more = fmt.Sprintf(" and %d more", len(names)-3)
+		names = names[:3]
+	}
+	return fmt.Sprintf("-f: not followed, read once as they are now (JSON documents, databases and stores, archives): %s%s", strings.Join(names, ", "), more)
 }

@@ -25,8 +25,10 @@ const followHelp = `With -f (--follow) the files are read as they grow, like tai
 start, and files that appear in the folders given are read as they come (a
 session and its subagents, live). Only whole lines are read while a file is
 being written; a file that shrinks is read again from its start; a file
-removed is left. Archives and .json documents (rewritten whole by the agents
-that write them) are read once, and stdin as a stream. The followed files
+removed is left. JSON documents, databases and agent stores (rewritten in
+place by the agents that write them: Gemini CLI up to 0.38, OpenCode, Crush,
+Continue, Cline) and archives are read once, as they are when following
+starts, and one line on stderr names them; stdin is read as a stream. The followed files
 are read side by side; the files of one session (a Claude Code session and
 its subagent files) are read as one input, so that their events make one
 session, as when the files are read whole. Following ends with an interrupt

@@ -112,3 +112,40 @@ func TestFollowSessionCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowOnceNote: a followed run says in one line which of its inputs
+// are read once, not followed (JSON documents, databases, stores,
+// archives), and names none of the files it follows.
+func TestFollowOnceNote(t *testing.T) {
+	dir := t.TempDir()
+	root := providertest.RepoRoot(t)
+	for _, f := range []string{"gemini/agtrace__session-2025-12-09T19-50-f0a689a6.json", "cline/cline__session.json", "claude/agentsessions__subagent-parent-0a1b2c3d.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(root, "testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := startFollow(t, Parse, "-f", dir)
+	f.waitErr(t, "-f: not followed, read once as they are now")
+	f.waitOut(t, "the events of the session file", func(out []byte) bool {
+		return covers(t, out, filepath.Join(dir, "agentsessions__subagent-parent-0a1b2c3d.jsonl"))
+	})
+	if code := f.stop(t); code != ExitOK {
+		t.Fatalf("exit %d, want 0; stderr:\n%s", code, f.err.Bytes())
+	}
+	errs := string(f.err.Bytes())
+	if n := strings.Count(errs, "\n"); n != 1 {
+		t.Errorf("stderr has %d lines, want the one note:\n%s", n, errs)
+	}
+	for _, name := range []string{"agtrace__session-2025-12-09T19-50-f0a689a6.json", "cline__session.json"} {
+		if !strings.Contains(errs, name) {
+			t.Errorf("the note does not name %s: %s", name, errs)
+		}
+	}
+	if strings.Contains(errs, ".jsonl") {
+		t.Errorf("the note names a followed file: %s", errs)
+	}
+}
