@@ -164,6 +164,9 @@ func (ls *liveUnits) read(ctx context.Context, lu *liveUnit, i int, in stage.Inp
 		ready()
 	}
 	ls.mu.Lock()
+	if ls.byPath[in.Path] == lu { // a new file of its name (truncated, replaced) is a new unit
+		delete(ls.byPath, in.Path)
+	}
 	lu.running--
 	last := lu.running == 0
 	if last {

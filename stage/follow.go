@@ -35,10 +35,13 @@ const (
 // A followed file is read from its start; at its end its reader waits for
 // the file to grow. Only whole lines are handed on while following: a line
 // being written (a read ends without a line end) is held back until its end
-// is there. A file that shrinks (truncated) is read again from its start; a
-// file removed or replaced by another of its name is read to its end and
-// left (a new file of the name in a followed folder is then read as a new
-// file). When following ends (its context is cancelled, or Idle has passed)
+// is there. A file that shrinks (truncated) ends its reader and is found
+// again as a new file (its lines numbered from 1); a file replaced by a
+// rename with a file that begins with all that was read (an atomic
+// rewrite) is read on from there; a file removed or replaced by another of
+// its name is read to its end and left (a new file of the name in a
+// followed folder is then read as a new file); a file read before met
+// under another name (renamed: log rotation) is not read again. When following ends (its context is cancelled, or Idle has passed)
 // each reader reads what its file holds then, a last line without its end
 // included, and ends: the output is then what reading the files whole
 // gives.
@@ -54,10 +57,14 @@ type Follower struct {
 	// readers' goroutines.
 	Note func(msg string)
 
-	last   atomic.Int64 // time of the last growth or new file, Unix ns
-	mu     sync.Mutex
-	known  map[string]bool // paths being read or read
-	notify *notifier       // set by Start
+	last  atomic.Int64 // time of the last growth or new file, Unix ns
+	mu    sync.Mutex
+	known map[string]bool // paths being read or read
+	// read are the files followed so far, by the name they were read
+	// under: one of them met under another name (renamed: log rotation)
+	// is not read again
+	read   []readFile
+	notify *notifier // set by Start
 	// catching holds a place per followed file read to its end for the
 	// first time, at most CatchUp at once: hundreds of files followed
 	// from their start are read a few at a time, as a run without -f
@@ -199,6 +206,10 @@ func (f *Follower) Watch(ctx context.Context, roots []string, claim Claim, found
 				if !f.claim(p) {
 					continue
 				}
+				if f.reading(p) {
+					f.note("%s: a followed file under a new name: not read again", p)
+					continue
+				}
 				f.touch()
 				in := FileInput(p)
 				if dir {
@@ -280,6 +291,9 @@ func (f *Follower) Open(ctx context.Context, path string) (io.ReadCloser, error)
 		return file, nil // a pipe, a device: read as a stream, once
 	}
 	t := &tail{f: file, path: path, info: st, size: st.Size(), fl: f, ctx: ctx, poll: f.poll()}
+	f.mu.Lock()
+	f.read = append(f.read, readFile{path, st})
+	f.mu.Unlock()
 	if f.catching != nil { // started: its place to catch up (when following ends, it reads without)
 		select {
 		case f.catching <- struct{}{}:
@@ -334,6 +348,29 @@ func (t *tail) Close() error {
 	t.unplace()
 	t.unwatch()
 	return t.f.Close()
+}
+
+type readFile struct {
+	path string
+	info os.FileInfo
+}
+
+// reading tells whether the file at path is one followed before under
+// another name (a followed file renamed: log rotation): it is not read
+// again as a new file.
+func (f *Follower) reading(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range f.read {
+		if r.path != path && os.SameFile(st, r.info) {
+			return true
+		}
+	}
+	return false
 }
 
 func (t *tail) Read(p []byte) (int, error) {
@@ -404,8 +441,13 @@ func (t *tail) wait() {
 func (t *tail) changed() bool {
 	if st, err := t.f.Stat(); err == nil && st.Size() != t.size {
 		if st.Size() < t.off {
+			// its lines are others now: it is read again as a new file,
+			// its lines numbered from 1
 			t.fl.note("%s: truncated: reading it again from its start", t.path)
-			t.off = 0
+			t.off = st.Size()
+			t.final = true
+			t.fl.forget(t.path)
+			return true
 		}
 		t.size = st.Size()
 		t.fl.touch()
@@ -416,12 +458,62 @@ func (t *tail) changed() bool {
 	case errors.Is(err, fs.ErrNotExist):
 		t.fl.note("%s: removed: no longer followed", t.path)
 	case err == nil && !os.SameFile(st, t.info):
+		if t.continued(st) {
+			t.fl.note("%s: replaced by a file that goes on from it: read on from where it was", t.path)
+			t.fl.touch()
+			return true
+		}
 		t.fl.note("%s: replaced by another file: the new one is read as a new file", t.path)
 	default:
 		return false
 	}
 	t.final = true
 	t.fl.forget(t.path)
+	return true
+}
+
+// continued tells whether the file now at t's path (of info st) begins
+// with all that was read of t's file (an atomic rewrite: written whole to
+// another name and renamed over it): it is then read on from there in its
+// place, and what was read is not read again.
+func (t *tail) continued(st os.FileInfo) bool {
+	if !st.Mode().IsRegular() || st.Size() < t.off {
+		return false
+	}
+	nf, err := os.Open(t.path)
+	if err != nil {
+		return false
+	}
+	if cur, err := nf.Stat(); err != nil || !os.SameFile(cur, st) || !samePrefix(t.f, nf, t.off) {
+		nf.Close()
+		return false
+	}
+	t.f.Close()
+	t.f, t.info, t.size = nf, st, st.Size()
+	t.fl.mu.Lock()
+	t.fl.read = append(t.fl.read, readFile{t.path, st})
+	t.fl.mu.Unlock()
+	t.unwatch()
+	t.wake, t.unwatch = t.fl.notify.watch(t.path)
+	return true
+}
+
+// samePrefix tells whether a and b hold the same first n bytes.
+func samePrefix(a, b *os.File, n int64) bool {
+	ba, bb := make([]byte, 64<<10), make([]byte, 64<<10)
+	for off := int64(0); off < n; {
+		k := int(min(int64(len(ba)), n-off))
+		if _, err := a.ReadAt(ba[:k], off); err != nil {
+			return false
+		}
+		if _, err := b.ReadAt(bb[:k], off); err != nil {
+			return false
+		}
+		if !bytes.Equal(ba[:k], bb[:k]) {
+			return false
+		}
+		off += int64(k)
+	}
 	return true
 }
 

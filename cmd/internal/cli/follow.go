@@ -24,8 +24,11 @@ func followFlags() []cli.Flag {
 const followHelp = `With -f (--follow) the files are read as they grow, like tail -f, from their
 start, and files that appear in the folders given are read as they come (a
 session and its subagents, live). Only whole lines are read while a file is
-being written; a file that shrinks is read again from its start; a file
-removed is left. JSON documents, databases and agent stores (rewritten in
+being written; a file that shrinks is read again as a new file (its lines
+numbered from 1); a file replaced by a rename is read on from where it was
+when it goes on from what was read (an atomic rewrite), else as a new file;
+a followed file met under a new name (log rotation) is not read again; a
+file removed is left. JSON documents, databases and agent stores (rewritten in
 place by the agents that write them: Gemini CLI up to 0.38, OpenCode, Crush,
 Continue, Cline) and archives are read once, as they are when following
 starts, and one line on stderr names them; stdin is read as a stream. The followed files

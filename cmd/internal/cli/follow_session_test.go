@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -148,4 +149,101 @@ func TestFollowOnceNote(t *testing.T) {
 	if strings.Contains(errs, ".jsonl") {
 		t.Errorf("the note names a followed file: %s", errs)
 	}
+}
+
+// srcLines are the src.line of the events of path in out, in order.
+func srcLines(t *testing.T, out []byte, path string) []int64 {
+	var ls []int64
+	for _, l := range byPath(t, out)[path] {
+		var ev struct {
+			Src struct {
+				Line int64 `json:"line"`
+			} `json:"src"`
+		}
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, ev.Src.Line)
+	}
+	return ls
+}
+
+// TestFollowRewritten: what following does with a file written again. A
+// file truncated and written anew is read as a new file: its events name
+// its lines from 1. A file replaced by a rename (an atomic rewrite) that
+// goes on from what was read is read on from there: no event twice. A
+// followed file renamed (log rotation) and found under its new name is not
+// read again.
+func TestFollowRewritten(t *testing.T) {
+	session := testLines(t, "claude/ccviewer__5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl")
+	parent := testLines(t, "claude/agentsessions__subagent-parent-0a1b2c3d.jsonl")
+	t.Run("truncated", func(t *testing.T) {
+		dir := t.TempDir()
+		a := filepath.Join(dir, "a.jsonl")
+		appendFile(t, a, strings.Join(session[:10], ""))
+		f := startFollow(t, Parse, "-f", dir)
+		f.waitOut(t, "the events of a.jsonl", func(out []byte) bool { return covers(t, out, a) })
+		if err := os.WriteFile(a, []byte(strings.Join(parent, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		const newSession = `"native_session":"0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f"`
+		f.waitOut(t, "the events of the new content", func(out []byte) bool {
+			return bytes.Count(out, []byte(newSession)) >= len(parent)
+		})
+		if code := f.stop(t); code != ExitOK {
+			t.Fatalf("exit %d, want 0", code)
+		}
+		var news []byte // the events of the new content
+		for _, l := range bytes.SplitAfter(f.out.Bytes(), []byte("\n")) {
+			if bytes.Contains(l, []byte(newSession)) {
+				news = append(news, l...)
+			}
+		}
+		got, want := srcLines(t, news, a), srcLines(t, runApp(t, Parse, nil, a), a)
+		if !slices.Equal(got, want) {
+			t.Errorf("src lines after the truncation: got %v, want those of the new file read whole %v", got, want)
+		}
+	})
+	t.Run("atomic-rewrite", func(t *testing.T) {
+		dir := t.TempDir()
+		a := filepath.Join(dir, "a.jsonl")
+		appendFile(t, a, strings.Join(session[:10], ""))
+		f := startFollow(t, Parse, "-f", dir)
+		f.waitOut(t, "the events of a.jsonl", func(out []byte) bool { return covers(t, out, a) })
+		tmp := filepath.Join(dir, ".a.jsonl.tmp")
+		if err := os.WriteFile(tmp, []byte(strings.Join(session[:20], "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, a); err != nil {
+			t.Fatal(err)
+		}
+		f.waitOut(t, "the events of the rewritten a.jsonl", func(out []byte) bool { return covers(t, out, a) })
+		if code := f.stop(t); code != ExitOK {
+			t.Fatalf("exit %d, want 0", code)
+		}
+		if got, want := byPath(t, f.out.Bytes())[a], byPath(t, runApp(t, Parse, nil, a))[a]; !slices.Equal(got, want) {
+			t.Errorf("events of the rewritten file: got %d, want those of the file read whole (%d)\n%s", len(got), len(want), firstDiff(got, want))
+		}
+	})
+	t.Run("rotated", func(t *testing.T) {
+		dir := t.TempDir()
+		a, old := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "a-1.jsonl")
+		appendFile(t, a, strings.Join(session[:10], ""))
+		f := startFollow(t, Parse, "-f", dir)
+		f.waitOut(t, "the events of a.jsonl", func(out []byte) bool { return covers(t, out, a) })
+		if err := os.Rename(a, old); err != nil {
+			t.Fatal(err)
+		}
+		appendFile(t, a, strings.Join(parent, ""))
+		f.waitErr(t, old+": a followed file under a new name: not read again")
+		f.waitOut(t, "the events of the new a.jsonl", func(out []byte) bool {
+			return bytes.Contains(out, []byte(`"native_session":"0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f"`))
+		})
+		if code := f.stop(t); code != ExitOK {
+			t.Fatalf("exit %d, want 0", code)
+		}
+		if got := byPath(t, f.out.Bytes())[old]; len(got) > 0 {
+			t.Errorf("the rotated file read again under its new name: %d events", len(got))
+		}
+	})
 }
