@@ -77,13 +77,23 @@ func FollowSource(ctx context.Context, cfg Config, fl *stage.Follower, roots []s
 			run(func() error { return lives.read(rctx, lu, i, in) })
 		}
 		var followed, once []stage.Input
+		var past int64
 		for _, in := range inputs {
 			if in.File && stage.Followable(in.Path) {
 				fl.Mark(in.Path)
+				past += fl.Backlog(in.Path) // --from-end: what it holds now is the past
 				followed = append(followed, open(in))
 			} else {
+				fl.Before(in.Path)
 				once = append(once, in)
 			}
+		}
+		if fl.FromEnd && !cfg.Quiet {
+			files := "files"
+			if len(followed) == 1 {
+				files = "file"
+			}
+			fmt.Fprintf(s.diag, "--from-end: %d lines already in %d %s, read for the totals, not shown\n", past, len(followed), files)
 		}
 		// the files of one session are one unit, read side by side: a
 		// session and its subagent files are one session while followed,

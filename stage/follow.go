@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/agt-project/agt"
 )
 
 // Polling intervals of a Follower: a file read to its end is looked at
@@ -52,12 +55,19 @@ type Follower struct {
 	// Idle, when > 0, ends following once no followed file has grown and
 	// no new file has appeared for that long.
 	Idle time.Duration
+	// FromEnd follows from the end of the files there when following
+	// starts (tail -n 0 -f): their lines before it are read (a parser
+	// needs them to know its session) but are the past (Past), which the
+	// outputs do not write.
+	FromEnd bool
 	// Note, when set, is told what following meets: a file truncated,
 	// removed or replaced, a followed folder gone. It is called from the
 	// readers' goroutines.
 	Note func(msg string)
 
-	last  atomic.Int64 // time of the last growth or new file, Unix ns
+	last atomic.Int64 // time of the last growth or new file, Unix ns
+	// lines: path → the lines it held when following started (FromEnd)
+	lines sync.Map
 	mu    sync.Mutex
 	known map[string]bool // paths being read or read
 	// read are the files followed so far, by the name they were read
@@ -131,6 +141,47 @@ func (f *Follower) forget(path string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	delete(f.known, path)
+	f.lines.Delete(path) // a new file of its name is new
+}
+
+// Backlog notes, with FromEnd, how many whole lines the file at path holds
+// now, and returns it: those are the past. A file of a line being written
+// has that line ahead.
+func (f *Follower) Backlog(path string) int64 {
+	if !f.FromEnd {
+		return 0
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer file.Close()
+	var n int64
+	buf := make([]byte, 256<<10)
+	for {
+		k, err := file.Read(buf)
+		n += int64(bytes.Count(buf[:k], []byte{'\n'}))
+		if err != nil {
+			break
+		}
+	}
+	f.lines.Store(path, n)
+	return n
+}
+
+// Before notes, with FromEnd, that all of the input at path is the past:
+// an input read once (a document, a database, an archive).
+func (f *Follower) Before(path string) {
+	if f.FromEnd {
+		f.lines.Store(path, int64(math.MaxInt64))
+	}
+}
+
+// Past tells whether ev comes from the past (FromEnd): from a line, or a
+// record of a document, that its input held when following started.
+func (f *Follower) Past(ev *agt.Event) bool {
+	n, ok := f.lines.Load(ev.Src.Path)
+	return ok && ev.Src.Line <= n.(int64)
 }
 
 // Start starts following: the context returned ends when ctx does, or

@@ -44,6 +44,10 @@ type Summary struct {
 	// Width, when above 0, cuts each line to that many columns (the width
 	// of the terminal it goes to); 0 writes lines whole.
 	Width int
+	// Past, when set, tells the events that are counted but not shown
+	// (following from the end, the lines the files held before): a
+	// session's header then gives its totals so far.
+	Past func(ev *agt.Event) bool
 
 	w        *bufio.Writer
 	out      io.Writer
@@ -61,6 +65,7 @@ type sessionLog struct {
 	model   map[string]string // stream → the model last shown
 	// the header: whether it is written, and what it tells
 	headed                           bool
+	past                             bool // events counted before the first shown (Summary.Past)
 	ts, provider, native, cwd, first string
 }
 
@@ -120,6 +125,13 @@ func (s *Summary) Event(ev *agt.Event) error {
 		st.learn(ev)
 	}
 	if _, ok := labels[ev.Kind]; !ok || (ev.Kind == agt.KindUsage && ev.Usage == nil) {
+		return nil
+	}
+	if s.Past != nil && s.Past(ev) {
+		if ev.Kind == agt.KindUsage {
+			u.Add(ev.Usage)
+		}
+		st.past = true
 		return nil
 	}
 	if !st.headed {
@@ -280,6 +292,9 @@ func (s *Summary) header(st *sessionLog) error {
 	}
 	if st.cwd != "" {
 		parts = append(parts, "cwd "+oneLine(st.cwd, s.budget()))
+	}
+	if st.past {
+		parts = append(parts, "so far Σ "+totals(st.total(), compact))
 	}
 	return s.line(st, st.ts, lineSession, strings.Join(parts, " · "))
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -246,4 +247,59 @@ func TestFollowRewritten(t *testing.T) {
 			t.Errorf("the rotated file read again under its new name: %d events", len(got))
 		}
 	})
+}
+
+// TestFollowFromEnd: with --from-end, what a file holds when following
+// starts is read but not shown: agt-parse writes the events of the lines
+// written from then on, exactly those of the whole file from that line on;
+// agt-streamlog gives the session's totals so far in its header, shows
+// only the new lines, and closes with the totals of the whole file.
+func TestFollowFromEnd(t *testing.T) {
+	session := testLines(t, "claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl")
+	const old = 12
+	dir := t.TempDir()
+	a := filepath.Join(dir, "s.jsonl")
+	appendFile(t, a, strings.Join(session[:old], ""))
+	parse := startFollow(t, Parse, "-f", "--from-end", dir)
+	sl := startFollow(t, Streamlog, "--color", "never", "-f", "--from-end", dir)
+	for _, f := range []*followRun{parse, sl} {
+		f.waitErr(t, fmt.Sprintf("--from-end: %d lines already in 1 file, read for the totals, not shown", old))
+	}
+	appendFile(t, a, session[old])
+	parse.waitOut(t, "the events of the first new line", func(out []byte) bool { return len(out) > 0 })
+	appendFile(t, a, strings.Join(session[old+1:], ""))
+	parse.waitOut(t, "the events of the new lines", func(out []byte) bool {
+		ls := srcLines(t, out, a)
+		return len(ls) > 0 && slices.Contains(ls, int64(len(session)))
+	})
+	for _, f := range []*followRun{parse, sl} {
+		if code := f.stop(t); code != ExitOK {
+			t.Fatalf("exit %d, want 0; stderr:\n%s", code, f.err.Bytes())
+		}
+	}
+	var want []string
+	for _, l := range byPath(t, runApp(t, Parse, nil, a))[a] {
+		if ls := srcLines(t, []byte(l), a); ls[0] > old {
+			want = append(want, l)
+		}
+	}
+	if got := byPath(t, parse.out.Bytes())[a]; !slices.Equal(got, want) {
+		t.Errorf("agt-parse -f --from-end: got %d events, want the %d of the lines after %d\n%s", len(got), len(want), old, firstDiff(got, want))
+	}
+	out := strings.Split(strings.TrimSuffix(string(sl.out.Bytes()), "\n"), "\n")
+	whole := strings.Split(strings.TrimSuffix(string(runApp(t, Streamlog, nil, "--color", "never", a)), "\n"), "\n")
+	if !strings.Contains(out[0], " session ") || !strings.Contains(out[0], "so far Σ ") {
+		t.Errorf("first line %q: want the session's header with its totals so far", out[0])
+	}
+	if got, want := out[len(out)-1], whole[len(whole)-1]; got != want {
+		t.Errorf("closing line\n got %q\nwant %q", got, want)
+	}
+	if len(out) >= len(whole) {
+		t.Errorf("%d lines, want fewer than the %d of the whole file", len(out), len(whole))
+	}
+	for _, l := range out[1:] {
+		if !slices.Contains(whole, l) && !strings.Contains(l, " usage ") {
+			t.Errorf("line %q is not one of the whole file's", l)
+		}
+	}
 }

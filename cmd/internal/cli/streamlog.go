@@ -82,6 +82,9 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		if mode == transcript.LogSummary {
 			sum = transcript.NewSummary(stage.NewWriter(io.Out), colored(io.Out))
 			sum.Width = lineWidth(io.Out)
+			if fl != nil && fl.FromEnd {
+				sum.Past = fl.Past // counted, not shown
+			}
 			// the sessions as agt-transcript makes them: a record several
 			// copies hold shows once, and a session's closing line has its
 			// transcript's totals; followed (-f), the sessions of the files

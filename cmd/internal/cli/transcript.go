@@ -88,6 +88,9 @@ be read, the output could not be written, or a data error under --strict,
 		if err != nil {
 			return err
 		}
+		if fl != nil && fl.FromEnd {
+			return Usagef("--from-end: agt-transcript writes whole sessions (agt-streamlog -f --from-end shows what comes)")
+		}
 		if fl != nil && out != "" {
 			return Usagef("-f writes the transcripts to stdout when following ends: leave out -o")
 		}
