@@ -99,7 +99,7 @@ func TestFollowSessionCorpus(t *testing.T) {
 	// closing lines those of the finished folder (its transcripts' totals)
 	kinds := func(out []byte, kind string) []string {
 		var ls []string
-		for _, l := range sortedLines(untagged(out)) {
+		for _, l := range sortedLines(untagged(unheaded(out))) {
 			if strings.TrimSpace(l[min(len(l), 25):min(len(l), 36)]) == kind {
 				ls = append(ls, l)
 			}
@@ -286,7 +286,10 @@ func TestFollowFromEnd(t *testing.T) {
 	if got := byPath(t, parse.out.Bytes())[a]; !slices.Equal(got, want) {
 		t.Errorf("agt-parse -f --from-end: got %d events, want the %d of the lines after %d\n%s", len(got), len(want), old, firstDiff(got, want))
 	}
-	out := strings.Split(strings.TrimSuffix(string(sl.out.Bytes()), "\n"), "\n")
+	if !bytes.HasPrefix(sl.out.Bytes(), []byte("==> "+a+" <==\n")) {
+		t.Errorf("the summary does not begin with the file's header line: %.200s", sl.out.Bytes())
+	}
+	out := strings.Split(strings.TrimSuffix(string(unheaded(sl.out.Bytes())), "\n"), "\n")
 	whole := strings.Split(strings.TrimSuffix(string(runApp(t, Streamlog, nil, "--color", "never", a)), "\n"), "\n")
 	if !strings.Contains(out[0], " session ") || !strings.Contains(out[0], "so far Σ ") {
 		t.Errorf("first line %q: want the session's header with its totals so far", out[0])

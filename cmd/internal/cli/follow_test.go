@@ -275,8 +275,8 @@ func firstDiff(got, want []string) string {
 // TestFollowStreamlog: agt-streamlog -f writes the summary lines of what
 // is written as it comes, and in the end the lines of the files read whole
 // (in another order across files, each session's lines numbered once a
-// second one shows), each session's closing line written when following
-// ends.
+// second one shows), under a header line naming the file whenever the file
+// changes, each session's closing line written when following ends.
 func TestFollowStreamlog(t *testing.T) {
 	dir := t.TempDir()
 	f := startFollow(t, Streamlog, "-f", dir)
@@ -289,16 +289,21 @@ func TestFollowStreamlog(t *testing.T) {
 	whole := func(files ...string) []string {
 		return sortedLines(untagged(runApp(t, Streamlog, nil, files...)))
 	}
-	followScript(t, dir, func(files []string) {
+	files := followScript(t, dir, func(files []string) {
 		want := without(whole(files...), "usage", "end")
 		f.waitOut(t, "the summary of "+strings.Join(files, ", "), func(out []byte) bool {
-			return slices.Equal(without(sortedLines(untagged(out)), "usage"), want)
+			return slices.Equal(without(sortedLines(untagged(unheaded(out))), "usage"), want)
 		})
 	})
 	if code := f.stop(t); code != ExitOK {
 		t.Fatalf("exit %d after the interrupt, want 0; stderr:\n%s", code, f.err.Bytes())
 	}
-	got := sortedLines(untagged(f.out.Bytes()))
+	for _, p := range files {
+		if !bytes.Contains(f.out.Bytes(), []byte("==> "+p+" <==\n")) {
+			t.Errorf("no header line for %s", p)
+		}
+	}
+	got := sortedLines(untagged(unheaded(f.out.Bytes())))
 	if want := whole(dir); !slices.Equal(got, want) {
 		t.Errorf("the summary lines differ from those of the files read whole: got %d, want %d", len(got), len(want))
 	}
@@ -556,4 +561,16 @@ func TestFollowHelp(t *testing.T) {
 			}
 		}
 	}
+}
+
+// unheaded is a followed summary without its "==> FILE <==" header lines
+// and the blank lines before them.
+func unheaded(out []byte) []byte {
+	var b bytes.Buffer
+	for _, l := range strings.SplitAfter(string(out), "\n") {
+		if l != "\n" && !strings.HasPrefix(l, "==> ") {
+			b.WriteString(l)
+		}
+	}
+	return b.Bytes()
 }

@@ -41,7 +41,9 @@ Examples:
    agt-streamlog --mode raw rollout.jsonl > rollout.stream.jsonl
    agt-streamlog -f ~/.claude/projects/-home-me-app/   # the running session and its subagents, live
 
-`+followHelp+` Sessions of followed files have no end while they are
+`+followHelp+` In summary mode the lines of followed files are headed,
+like tail's, by a "==> FILE <==" line whenever the file changes. Sessions
+of followed files have no end while they are
 followed: their lines carry the running totals, and each gets its closing
 line (the totals agt-transcript gives it) when following ends.
 
@@ -80,7 +82,13 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		var sum *transcript.Summary
 		var cons *transcript.Consolidator
 		if mode == transcript.LogSummary {
-			sum = transcript.NewSummary(stage.NewWriter(io.Out), colored(io.Out))
+			var to stdio.Writer = stage.NewWriter(io.Out)
+			var head *headed
+			if fl != nil { // the lines of followed files interleave: say whose they are
+				head = &headed{w: to.(*stage.Writer)}
+				to = head
+			}
+			sum = transcript.NewSummary(to, colored(io.Out))
 			sum.Width = lineWidth(io.Out)
 			if fl != nil && fl.FromEnd {
 				sum.Past = fl.Past // counted, not shown
@@ -94,6 +102,18 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 				return sum.End(t)
 			})
 			cons.Window, cons.Each, cons.Warn = n.Window, sum.Event, warner(c, io)
+			if head != nil {
+				last := ""
+				cons.Each = func(ev *agt.Event) error {
+					if p := ev.Src.Path; p != last {
+						if err := sum.Flush(); err != nil { // the lines of the file before go first
+							return err
+						}
+						head.next, last = "==> "+agt.Printable(p)+" <==\n", p
+					}
+					return sum.Event(ev)
+				}
+			}
 			cons.Hold = fl != nil
 			cons.Out = sum.Flush // a live run's lines go out as they come
 			out = cons
@@ -121,3 +141,30 @@ var colorModes = map[string]func(out stdio.Writer) bool{
 	"always": func(stdio.Writer) bool { return true },
 	"never":  func(stdio.Writer) bool { return false },
 }
+
+// headed writes a header line (tail's "==> FILE <==") before the next
+// bytes written, when one is set: a file whose events print nothing gets
+// none. Headers after the first follow a blank line, as tail's do.
+type headed struct {
+	w     *stage.Writer
+	next  string
+	wrote bool
+}
+
+func (h *headed) Write(p []byte) (int, error) {
+	if h.next != "" && len(p) > 0 {
+		head := h.next
+		if h.wrote {
+			head = "\n" + head
+		}
+		h.next = ""
+		if _, err := h.w.Write([]byte(head)); err != nil {
+			return 0, err
+		}
+	}
+	h.wrote = h.wrote || len(p) > 0
+	return h.w.Write(p)
+}
+
+// Flush flushes the writer under it (Summary.Flush asks).
+func (h *headed) Flush() error { return h.w.Flush() }
