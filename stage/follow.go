@@ -343,7 +343,7 @@ func (f *Follower) Open(ctx context.Context, path string) (io.ReadCloser, error)
 	}
 	t := &tail{f: file, path: path, info: st, size: st.Size(), fl: f, ctx: ctx, poll: f.poll()}
 	f.mu.Lock()
-	f.read = append(f.read, readFile{path, st})
+	f.read = append(f.read, readFile{path, st, headOf(file)})
 	f.mu.Unlock()
 	if f.catching != nil { // started: its place to catch up (when following ends, it reads without)
 		select {
@@ -404,21 +404,41 @@ func (t *tail) Close() error {
 type readFile struct {
 	path string
 	info os.FileInfo
+	head []byte // its first bytes when it was opened
+}
+
+// headOf is the first bytes of file (up to 4 KiB): with its identity, what
+// tells a file renamed from a new file that took a removed one's inode.
+func headOf(file *os.File) []byte {
+	b := make([]byte, 4<<10)
+	n, _ := file.ReadAt(b, 0)
+	return b[:n]
 }
 
 // reading tells whether the file at path is one followed before under
 // another name (a followed file renamed: log rotation): it is not read
 // again as a new file.
 func (f *Follower) reading(path string) bool {
-	st, err := os.Stat(path)
+	file, err := os.Open(path)
 	if err != nil {
 		return false
 	}
+	defer file.Close()
+	st, err := file.Stat()
+	if err != nil {
+		return false
+	}
+	var head []byte
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, r := range f.read {
-		if r.path != path && os.SameFile(st, r.info) {
-			return true
+		if r.path != path && len(r.head) > 0 && os.SameFile(st, r.info) {
+			if head == nil {
+				head = headOf(file)
+			}
+			if bytes.HasPrefix(head, r.head) {
+				return true
+			}
 		}
 	}
 	return false
@@ -542,7 +562,7 @@ func (t *tail) continued(st os.FileInfo) bool {
 	t.f.Close()
 	t.f, t.info, t.size = nf, st, st.Size()
 	t.fl.mu.Lock()
-	t.fl.read = append(t.fl.read, readFile{t.path, st})
+	t.fl.read = append(t.fl.read, readFile{t.path, st, headOf(nf)})
 	t.fl.mu.Unlock()
 	t.unwatch()
 	t.wake, t.unwatch = t.fl.notify.watch(t.path)
