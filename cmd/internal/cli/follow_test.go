@@ -49,9 +49,18 @@ type followRun struct {
 
 func startFollow(t *testing.T, app App, args ...string) *followRun {
 	t.Helper()
+	return startFollowTo(t, app, nil, args...)
+}
+
+// startFollowTo is startFollow with its output to out (nil: f.out).
+func startFollowTo(t *testing.T, app App, out io.Writer, args ...string) *followRun {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &followRun{cancel: cancel, code: make(chan int, 1), done: make(chan struct{})}
-	a := app(IO{In: strings.NewReader(""), Out: &f.out, Err: &f.err})
+	if out == nil {
+		out = &f.out
+	}
+	a := app(IO{In: strings.NewReader(""), Out: out, Err: &f.err})
 	// other apps are run beside this one only once it has parsed its flags:
 	// the version flag is a global of the cli package
 	parsed := make(chan struct{})

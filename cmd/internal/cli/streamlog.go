@@ -3,6 +3,7 @@ package cli
 import (
 	stdio "io"
 	"os"
+	"sync/atomic"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
@@ -113,6 +114,15 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 					}
 					return sum.Event(ev)
 				}
+			}
+			// a terminal resized: the lines from then on take its width
+			var cols atomic.Int64
+			cols.Store(int64(sum.Width))
+			defer watchWidth(io.Out, func(n int) { cols.Store(int64(n)) })()
+			each := cons.Each
+			cons.Each = func(ev *agt.Event) error {
+				sum.Width = int(cols.Load()) // on the goroutine that writes the lines
+				return each(ev)
 			}
 			cons.Hold = fl != nil
 			cons.Out = sum.Flush // a live run's lines go out as they come
