@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/stage"
@@ -76,13 +77,16 @@ func FollowSource(ctx context.Context, cfg Config, fl *stage.Follower, roots []s
 		start := func(lu *liveUnit, i int, in stage.Input) {
 			run(func() error { return lives.read(rctx, lu, i, in) })
 		}
-		var followed, once []stage.Input
+		var followed, docs, once []stage.Input
 		var past int64
 		for _, in := range inputs {
 			if in.File && stage.Followable(in.Path) {
 				fl.Mark(in.Path)
 				past += fl.Backlog(in.Path) // --from-end: what it holds now is the past
 				followed = append(followed, open(in))
+			} else if in.File && stage.JSONDocument(in.Path) && UnitKey(in.Path) == in.Path {
+				fl.Mark(in.Path)
+				docs = append(docs, in)
 			} else {
 				fl.Before(in.Path)
 				once = append(once, in)
@@ -122,6 +126,9 @@ func FollowSource(ctx context.Context, cfg Config, fl *stage.Follower, roots []s
 					return lives.read(rctx, lu, i, in)
 				})
 			}
+		}
+		for _, in := range docs {
+			run(func() error { return s.followDoc(rctx, fctx, fl, in, out) })
 		}
 		if len(once) > 0 {
 			if note := onceNote(once); note != "" && !cfg.Quiet {
@@ -170,5 +177,78 @@ func onceNote(once []stage.Input) string {
 		more = fmt.Sprintf(" and %d more", len(names)-3)
 		names = names[:3]
 	}
-	return fmt.Sprintf("-f: not followed, read once as they are now (JSON documents, databases and stores, archives): %s%s", strings.Join(names, ", "), more)
+	return fmt.Sprintf("-f: not followed, read once as they are now (databases and stores, archives): %s%s", strings.Join(names, ", "), more)
 }
+
+// followDoc follows a JSON document (a Gemini CLI session up to 0.38), which
+// its agent writes again whole at each change: it is read whole now, and
+// again each time it changes, as a unit of its own; a read again hands on
+// only the events of records it did not hold before (by event id, made of
+// the session and the record's own id), so that its records count once.
+// A record changed in place keeps its first reading. When following ends,
+// the document is read once more if it changed.
+func (s *Source) followDoc(ctx, fctx context.Context, fl *stage.Follower, in stage.Input, out chan<- *stage.Batch) error {
+	seen := map[string]bool{} // on the goroutine that applies records (Keep)
+	info, _ := os.Stat(in.Path)
+	for first := true; ; first = false {
+		u := &stage.Unit{Files: []stage.Input{in}}
+		u.Keep = func(ev *agt.Event) bool {
+			if ev.ID == "" {
+				return first
+			}
+			if seen[ev.ID] {
+				return false
+			}
+			seen[strings.Clone(ev.ID)] = true
+			if first {
+				fl.PastEvent(ev) // --from-end: the document as it was is the past
+			}
+			return true
+		}
+		if err := s.readUnit(ctx, nil, u, out, nil); err != nil {
+			return err
+		}
+		next := fl.Changed(fctx, in.Path, info)
+		if next == nil {
+			return nil // removed: left
+		}
+		if fctx.Err() != nil { // following ended: once more if it changed
+			st, err := os.Stat(in.Path)
+			if err != nil || os.SameFile(st, info) && st.Size() == info.Size() && st.ModTime().Equal(info.ModTime()) {
+				return nil
+			}
+			next = st
+		}
+		info = settled(fctx, in.Path, next)
+		if info == nil {
+			return nil
+		}
+	}
+}
+
+// settled waits until the document at path stops changing (its agent may
+// be writing it: a read then would find it cut short), a few moments at
+// most, and returns its state then (nil: gone).
+func settled(ctx context.Context, path string, st os.FileInfo) os.FileInfo {
+	for range 20 {
+		t := time.NewTimer(settle)
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+		now, err := os.Stat(path)
+		if err != nil {
+			return nil
+		}
+		if os.SameFile(now, st) && now.Size() == st.Size() && now.ModTime().Equal(st.ModTime()) || ctx.Err() != nil {
+			return now
+		}
+		st = now
+	}
+	return st
+}
+
+// settle is how long a followed document is left unchanged before it is
+// read again.
+const settle = 50 * time.Millisecond

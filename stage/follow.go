@@ -68,8 +68,10 @@ type Follower struct {
 	last atomic.Int64 // time of the last growth or new file, Unix ns
 	// lines: path → the lines it held when following started (FromEnd)
 	lines sync.Map
-	mu    sync.Mutex
-	known map[string]bool // paths being read or read
+	// pastIDs: the ids of the events of followed documents' first reads (FromEnd)
+	pastIDs sync.Map
+	mu      sync.Mutex
+	known   map[string]bool // paths being read or read
 	// read are the files followed so far, by the name they were read
 	// under: one of them met under another name (renamed: log rotation)
 	// is not read again
@@ -180,8 +182,59 @@ func (f *Follower) Before(path string) {
 // Past tells whether ev comes from the past (FromEnd): from a line, or a
 // record of a document, that its input held when following started.
 func (f *Follower) Past(ev *agt.Event) bool {
-	n, ok := f.lines.Load(ev.Src.Path)
-	return ok && ev.Src.Line <= n.(int64)
+	if n, ok := f.lines.Load(ev.Src.Path); ok && ev.Src.Line <= n.(int64) {
+		return true
+	}
+	_, ok := f.pastIDs.Load(ev.ID)
+	return ok
+}
+
+// PastEvent notes, with FromEnd, that ev is of the past: an event of a
+// followed document's first read (its records have no line to count).
+func (f *Follower) PastEvent(ev *agt.Event) {
+	if f.FromEnd && ev.ID != "" {
+		f.pastIDs.Store(strings.Clone(ev.ID), true)
+	}
+}
+
+// JSONDocument reports whether the input at path is a JSON document,
+// followed by reading it again whole when it changes (Changed).
+func JSONDocument(path string) bool {
+	l := strings.ToLower(path)
+	return strings.HasSuffix(l, ".json") && archiveOf(l) == notArchive
+}
+
+// Changed waits until the file at path is no longer as info tells (its
+// size, its time of change, its identity: written again, or replaced by a
+// rename), or ctx ends; it returns the file's state then (nil: gone).
+func (f *Follower) Changed(ctx context.Context, path string, info os.FileInfo) os.FileInfo {
+	for {
+		wake, unwatch := f.notify.watch(path)
+		poll := f.poll()
+		if wake != nil {
+			poll = max(poll, WatchedPoll)
+		}
+		st, err := os.Stat(path)
+		if err != nil || info == nil || !os.SameFile(st, info) || st.Size() != info.Size() || !st.ModTime().Equal(info.ModTime()) {
+			unwatch()
+			if err != nil {
+				return nil
+			}
+			f.touch()
+			return st
+		}
+		tm := time.NewTimer(poll)
+		select {
+		case <-ctx.Done():
+		case <-tm.C:
+		case <-wake:
+		}
+		tm.Stop()
+		unwatch()
+		if ctx.Err() != nil {
+			return info
+		}
+	}
 }
 
 // Start starts following: the context returned ends when ctx does, or

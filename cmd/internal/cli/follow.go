@@ -30,10 +30,12 @@ being written; a file that shrinks is read again as a new file (its lines
 numbered from 1); a file replaced by a rename is read on from where it was
 when it goes on from what was read (an atomic rewrite), else as a new file;
 a followed file met under a new name (log rotation) is not read again; a
-file removed is left. JSON documents, databases and agent stores (rewritten in
-place by the agents that write them: Gemini CLI up to 0.38, OpenCode, Crush,
-Continue, Cline) and archives are read once, as they are when following
-starts, and one line on stderr names them; stdin is read as a stream. The followed files
+file removed is left. A JSON document (Gemini CLI up to 0.38, Cline, Continue:
+written again whole at each message) is read again when it changes, and
+only the events of records it did not hold are written. Databases and
+agent stores (OpenCode, Crush) and archives are read once, as they are
+when following starts, and one line on stderr names them; stdin is read
+as a stream. The followed files
 are read side by side; the files of one session (a Claude Code session and
 its subagent files) are read as one input, so that their events make one
 session, as when the files are read whole. Following ends with an interrupt

@@ -116,12 +116,12 @@ func TestFollowSessionCorpus(t *testing.T) {
 }
 
 // TestFollowOnceNote: a followed run says in one line which of its inputs
-// are read once, not followed (JSON documents, databases, stores,
-// archives), and names none of the files it follows.
+// are read once, not followed (databases, stores, archives), and names
+// none of the files it follows (logs, JSON documents).
 func TestFollowOnceNote(t *testing.T) {
 	dir := t.TempDir()
 	root := providertest.RepoRoot(t)
-	for _, f := range []string{"gemini/agtrace__session-2025-12-09T19-50-f0a689a6.json", "cline/cline__session.json", "claude/agentsessions__subagent-parent-0a1b2c3d.jsonl"} {
+	for _, f := range []string{"crush/dbos-inc__dbos-transact-golang__crush.excerpt.db", "gemini/agtrace__session-2025-12-09T19-50-f0a689a6.json", "claude/agentsessions__subagent-parent-0a1b2c3d.jsonl"} {
 		data, err := os.ReadFile(filepath.Join(root, "testdata", f))
 		if err != nil {
 			t.Fatal(err)
@@ -142,13 +142,67 @@ func TestFollowOnceNote(t *testing.T) {
 	if n := strings.Count(errs, "\n"); n != 1 {
 		t.Errorf("stderr has %d lines, want the one note:\n%s", n, errs)
 	}
-	for _, name := range []string{"agtrace__session-2025-12-09T19-50-f0a689a6.json", "cline__session.json"} {
-		if !strings.Contains(errs, name) {
-			t.Errorf("the note does not name %s: %s", name, errs)
+	if !strings.Contains(errs, "crush.excerpt.db") {
+		t.Errorf("the note does not name the database: %s", errs)
+	}
+	if strings.Contains(errs, ".json") {
+		t.Errorf("the note names a followed file: %s", errs)
+	}
+}
+
+// TestFollowDocument: a JSON document (a Gemini CLI session file, which
+// the agent writes again whole at each message) is read again when it
+// changes, and only the events of its new records are written: in the
+// end, the events and the transcript of the finished document.
+func TestFollowDocument(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(providertest.RepoRoot(t), "testdata", "gemini", "entirecli__b3-e18968a997-0.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	msgs := doc["messages"].([]any)
+	dir := t.TempDir()
+	a := filepath.Join(dir, "session.json")
+	write := func(n int) { // as the agent writes it: whole, then renamed over
+		doc["messages"] = msgs[:n]
+		b, err := json.MarshalIndent(doc, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(a+".tmp", b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(a+".tmp", a); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if strings.Contains(errs, ".jsonl") {
-		t.Errorf("the note names a followed file: %s", errs)
+	write(3)
+	parse := startFollow(t, Parse, "-f", dir)
+	tr := startFollow(t, Transcript, "-f", dir)
+	count := func(out []byte) int { return bytes.Count(out, []byte("\n")) }
+	parse.waitOut(t, "the events of the first messages", func(out []byte) bool { return count(out) > 0 })
+	for _, n := range []int{6, len(msgs)} {
+		before := count(parse.out.Bytes())
+		write(n)
+		parse.waitOut(t, "the events of the new messages", func(out []byte) bool { return count(out) > before })
+	}
+	for _, f := range []*followRun{parse, tr} {
+		if code := f.stop(t); code != ExitOK {
+			t.Fatalf("exit %d, want 0; stderr:\n%s", code, f.err.Bytes())
+		}
+	}
+	if got, want := parse.out.Bytes(), runApp(t, Parse, nil, dir); !bytes.Equal(got, want) {
+		t.Errorf("events of the followed document differ from those of the finished one: got %d, want %d\n%s",
+			count(got), count(want), firstDiff(strings.Split(string(got), "\n"), strings.Split(string(want), "\n")))
+	}
+	if got, want := tr.out.Bytes(), runApp(t, Transcript, nil, dir); !bytes.Equal(got, want) {
+		t.Errorf("the transcript of the followed document differs from the finished one's:\n got %.300s\nwant %.300s", got, want)
+	}
+	if s := parse.err.Bytes(); len(s) > 0 {
+		t.Errorf("stderr: %s", s)
 	}
 }
 
