@@ -180,16 +180,21 @@ func onceNote(once []stage.Input) string {
 	return fmt.Sprintf("-f: not followed, read once as they are now (databases and stores, archives): %s%s", strings.Join(names, ", "), more)
 }
 
-// followDoc follows a JSON document (a Gemini CLI session up to 0.38), which
-// its agent writes again whole at each change: it is read whole now, and
-// again each time it changes, as a unit of its own; a read again hands on
-// only the events of records it did not hold before (by event id, made of
-// the session and the record's own id), so that its records count once.
-// A record changed in place keeps its first reading. When following ends,
-// the document is read once more if it changed.
+// followDoc follows a JSON document (a Gemini CLI session up to 0.38),
+// which its agent writes again whole at each change: it is read whole now,
+// and again each time it changes (a database would be watched with its
+// write-ahead log: paths), as a unit of its own; a
+// read again hands on only the events of records it did not hold before
+// (by event id, made of the session and the record's own id), so that its
+// records count once. A record changed in place keeps its first reading.
+// When following ends, it is read once more if it changed.
 func (s *Source) followDoc(ctx, fctx context.Context, fl *stage.Follower, in stage.Input, out chan<- *stage.Batch) error {
 	seen := map[string]bool{} // on the goroutine that applies records (Keep)
-	info, _ := os.Stat(in.Path)
+	paths := []string{in.Path}
+	if strings.HasSuffix(in.Path, ".db") {
+		paths = append(paths, in.Path+"-wal")
+	}
+	info := stage.States(paths)
 	for first := true; ; first = false {
 		u := &stage.Unit{Files: []stage.Input{in}}
 		u.Keep = func(ev *agt.Event) bool {
@@ -208,28 +213,25 @@ func (s *Source) followDoc(ctx, fctx context.Context, fl *stage.Follower, in sta
 		if err := s.readUnit(ctx, nil, u, out, nil); err != nil {
 			return err
 		}
-		next := fl.Changed(fctx, in.Path, info)
-		if next == nil {
-			return nil // removed: left
-		}
+		next := fl.Changed(fctx, paths, info)
 		if fctx.Err() != nil { // following ended: once more if it changed
-			st, err := os.Stat(in.Path)
-			if err != nil || os.SameFile(st, info) && st.Size() == info.Size() && st.ModTime().Equal(info.ModTime()) {
+			if next = stage.States(paths); stage.SameStates(next, info) {
 				return nil
 			}
-			next = st
 		}
-		info = settled(fctx, in.Path, next)
-		if info == nil {
+		if next[0] == nil {
+			return nil // removed: left
+		}
+		if info = settled(fctx, paths, next); info[0] == nil {
 			return nil
 		}
 	}
 }
 
-// settled waits until the document at path stops changing (its agent may
-// be writing it: a read then would find it cut short), a few moments at
-// most, and returns its state then (nil: gone).
-func settled(ctx context.Context, path string, st os.FileInfo) os.FileInfo {
+// settled waits until the files at paths stop changing (their agent may
+// be writing them: a read then would find a document cut short), a few
+// moments at most, and returns their states then.
+func settled(ctx context.Context, paths []string, st []os.FileInfo) []os.FileInfo {
 	for range 20 {
 		t := time.NewTimer(settle)
 		select {
@@ -237,11 +239,8 @@ func settled(ctx context.Context, path string, st os.FileInfo) os.FileInfo {
 		case <-t.C:
 		}
 		t.Stop()
-		now, err := os.Stat(path)
-		if err != nil {
-			return nil
-		}
-		if os.SameFile(now, st) && now.Size() == st.Size() && now.ModTime().Equal(st.ModTime()) || ctx.Err() != nil {
+		now := stage.States(paths)
+		if stage.SameStates(now, st) || ctx.Err() != nil {
 			return now
 		}
 		st = now

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"os"
 	"path"
 	"sync"
 
@@ -192,6 +193,9 @@ func (ls *liveUnits) read(ctx context.Context, lu *liveUnit, i int, in stage.Inp
 // identify reads the head of the file of in as it is now (not as a
 // followed file, whose read waits for more).
 func (ls *liveUnits) identify(in stage.Input) identity {
+	if st, err := os.Stat(in.Path); err != nil || !st.Mode().IsRegular() {
+		return identity{} // a named pipe is read once, by its reader only
+	}
 	whole := stage.FileInput(in.Path)
 	whole.Walk = in.Walk
 	return identify(ls.s.cfg, ls.s.forced, whole)

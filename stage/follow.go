@@ -204,37 +204,91 @@ func JSONDocument(path string) bool {
 	return strings.HasSuffix(l, ".json") && archiveOf(l) == notArchive
 }
 
-// Changed waits until the file at path is no longer as info tells (its
-// size, its time of change, its identity: written again, or replaced by a
-// rename), or ctx ends; it returns the file's state then (nil: gone).
-func (f *Follower) Changed(ctx context.Context, path string, info os.FileInfo) os.FileInfo {
+// Changed waits until one of the files at paths is no longer as infos
+// tell (nil: not there): its size, its time of change, its identity
+// (written again, replaced by a rename, appeared or gone), or ctx ends; it
+// returns the files' states then. A database is watched with its
+// write-ahead log (path-wal), where its new rows are written first.
+func (f *Follower) Changed(ctx context.Context, paths []string, infos []os.FileInfo) []os.FileInfo {
 	for {
-		wake, unwatch := f.notify.watch(path)
+		var wakes []<-chan struct{}
+		var unwatch []func()
+		for _, p := range paths {
+			w, u := f.notify.watch(p)
+			wakes, unwatch = append(wakes, w), append(unwatch, u)
+		}
+		stop := func() {
+			for _, u := range unwatch {
+				u()
+			}
+		}
+		now := States(paths)
+		if !SameStates(now, infos) {
+			stop()
+			f.touch()
+			return now
+		}
 		poll := f.poll()
-		if wake != nil {
+		if len(wakes) > 0 && wakes[0] != nil {
 			poll = max(poll, WatchedPoll)
 		}
-		st, err := os.Stat(path)
-		if err != nil || info == nil || !os.SameFile(st, info) || st.Size() != info.Size() || !st.ModTime().Equal(info.ModTime()) {
-			unwatch()
-			if err != nil {
-				return nil
-			}
-			f.touch()
-			return st
-		}
 		tm := time.NewTimer(poll)
+		woke := make(chan struct{}, 1)
+		done := make(chan struct{})
+		for _, w := range wakes {
+			if w == nil {
+				continue
+			}
+			go func() {
+				select {
+				case <-w:
+					select {
+					case woke <- struct{}{}:
+					default:
+					}
+				case <-done:
+				}
+			}()
+		}
 		select {
 		case <-ctx.Done():
 		case <-tm.C:
-		case <-wake:
+		case <-woke:
 		}
+		close(done)
 		tm.Stop()
-		unwatch()
+		stop()
 		if ctx.Err() != nil {
-			return info
+			return infos
 		}
 	}
+}
+
+// States are the states of the files at paths (nil: not there).
+func States(paths []string) []os.FileInfo {
+	out := make([]os.FileInfo, len(paths))
+	for i, p := range paths {
+		if st, err := os.Stat(p); err == nil {
+			out[i] = st
+		}
+	}
+	return out
+}
+
+// SameStates tells whether two lists of file states are the same.
+func SameStates(a, b []os.FileInfo) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if (a[i] == nil) != (b[i] == nil) {
+			return false
+		}
+		if a[i] != nil && (!os.SameFile(a[i], b[i]) || a[i].Size() != b[i].Size() || !a[i].ModTime().Equal(b[i].ModTime())) {
+			return false
+		}
+	}
+	return true
 }
 
 // Start starts following: the context returned ends when ctx does, or
@@ -269,7 +323,7 @@ func (f *Follower) Start(ctx context.Context) (context.Context, context.CancelFu
 }
 
 // Watch looks at roots (the paths given) every Scan until ctx ends, and
-// calls found with the followable files not seen before, those of one look
+// once more then, and calls found with the followable files not seen before, those of one look
 // at a root together, in walk order: a folder is walked
 // as Expand walks it (WalkExts, no links to folders, no folder a provider
 // claims), a file is itself (found again when it comes back after being
@@ -286,10 +340,12 @@ func (f *Follower) Watch(ctx context.Context, roots []string, claim Claim, found
 		st, err := os.Stat(root)
 		dirs[root] = err == nil && st.IsDir()
 	}
-	for {
+	for last := false; !last; {
 		select {
 		case <-ctx.Done():
-			return
+			// a last look: a file that appeared since the last one is read
+			// too, to its end, as the files already followed are
+			last = true
 		case <-t.C:
 		}
 		for _, root := range roots {
