@@ -99,12 +99,18 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 			// transcript's totals; followed (-f), the sessions of the files
 			// read side by side are held open until following ends, each
 			// line naming its session, and then closed
+			last := "" // the file of the last event shown (-f)
 			cons = transcript.NewConsolidator(provider.UnitKey, false, func(_ string, t *transcript.Transcript, _ []agt.Event) error {
+				if head != nil { // a closing line is the session's, under no file's header
+					if err := sum.Flush(); err != nil {
+						return err
+					}
+					head.next, last = "", ""
+				}
 				return sum.End(t)
 			})
 			cons.Window, cons.Each, cons.Warn = n.Window, sum.Event, warner(c, io)
 			if head != nil {
-				last := ""
 				cons.Each = func(ev *agt.Event) error {
 					if p := ev.Src.Path; p != last {
 						if err := sum.Flush(); err != nil { // the lines of the file before go first
