@@ -17,13 +17,14 @@ import (
 // Follow reads like Parse, but follows (see stage.Follower): the log files
 // among inputs are read as they grow, and the files that appear in roots
 // (the paths given: folders are walked again, a file removed is read again
-// when it comes back) are read as they come, from their start. Each
-// followed file is a unit of its own, read by a goroutine of its own: a
-// Claude Code subagent file is not read with its session's file (neither
-// has ended), so its events name the subagent's own session (see
-// claude.LoneSession). Inputs that are not followed (archive members,
-// stores a provider claims, JSON documents, stdin) are read once, as Parse
-// reads them.
+// when it comes back) are read as they come, from their start. The files
+// of one session (a Claude Code session file and its subagent files) are
+// one unit, read side by side (see liveUnits), so that its events are
+// those of the finished files. A JSON document that is a unit of its own
+// is read again whole when it changes, only its new records' events handed
+// on (see followDoc). Inputs that are not followed (archive members,
+// stores a provider claims, stdin) are read once, as Parse reads them, and
+// one line on diag names them.
 //
 // Following ends when ctx does (an interrupt) or when fl.Idle has passed:
 // each file is then read to its end and ended as a whole file is, and the
