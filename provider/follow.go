@@ -139,6 +139,10 @@ func FollowSource(ctx context.Context, cfg Config, fl *stage.Follower, roots []s
 			run(func() error { return s.readAll(rctx, ctx.Done(), out, once) })
 		}
 		fl.Watch(fctx, roots, Claim, found)
+		if err := lives.watched(rctx); err != nil {
+			wg.Wait()
+			return err
+		}
 		wg.Wait()
 		return first
 	}

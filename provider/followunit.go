@@ -24,6 +24,11 @@ type liveUnits struct {
 	mu        sync.Mutex
 	byPath    map[string]*liveUnit // a unit by the path of each of its files
 	bySession map[string]*liveUnit // a unit by provider NUL native session of its main file
+	// watching: the folders are still looked at (their last look is taken
+	// when following ends): no unit ends before, so that a member file
+	// found in the last look joins its session's unit
+	watching bool
+	units    []*liveUnit
 }
 
 type liveUnit struct {
@@ -39,7 +44,7 @@ type liveUnit struct {
 }
 
 func newLiveUnits(s *Source, out chan<- *stage.Batch) *liveUnits {
-	return &liveUnits{s: s, out: out, byPath: map[string]*liveUnit{}, bySession: map[string]*liveUnit{}}
+	return &liveUnits{s: s, out: out, byPath: map[string]*liveUnit{}, bySession: map[string]*liveUnit{}, watching: true}
 }
 
 // group joins units whose first file is a member file of a session (a
@@ -81,6 +86,7 @@ func (ls *liveUnits) add(u *stage.Unit) *liveUnit {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	lu := &liveUnit{u: u, ready: make(chan struct{}), files: len(u.Files), running: len(u.Files)}
+	ls.units = append(ls.units, lu)
 	for _, f := range u.Files {
 		lu.paths = append(lu.paths, f.Path)
 		ls.byPath[f.Path] = lu
@@ -116,6 +122,7 @@ func (ls *liveUnits) join(in stage.Input) (*liveUnit, int) {
 		return lu, i
 	}
 	lu = &liveUnit{u: &stage.Unit{Files: []stage.Input{in}}, ready: make(chan struct{}), files: 1, running: 1, paths: []string{in.Path}}
+	ls.units = append(ls.units, lu)
 	ls.byPath[in.Path] = lu
 	if id.session != "" && !id.member {
 		lu.session = id.prov + "\x00" + id.session
@@ -127,16 +134,7 @@ func (ls *liveUnits) join(in stage.Input) (*liveUnit, int) {
 // read reads in, the i-th file of lu, to its end (when following ends),
 // and ends the unit when it is its last file.
 func (ls *liveUnits) read(ctx context.Context, lu *liveUnit, i int, in stage.Input) error {
-	send := func(b *stage.Batch) error {
-		lu.send.Lock()
-		defer lu.send.Unlock()
-		select {
-		case ls.out <- b:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
+	send := func(b *stage.Batch) error { return ls.send(ctx, lu, b) }
 	ready := func() { lu.once.Do(func() { close(lu.ready) }) }
 	var err error
 	if i > 0 {
@@ -169,25 +167,63 @@ func (ls *liveUnits) read(ctx context.Context, lu *liveUnit, i int, in stage.Inp
 		delete(ls.byPath, in.Path)
 	}
 	lu.running--
-	last := lu.running == 0
+	last := lu.running == 0 && !ls.watching && !lu.ended
 	if last {
-		lu.ended = true
-		for _, p := range lu.paths {
-			if ls.byPath[p] == lu {
-				delete(ls.byPath, p)
-			}
-		}
-		if lu.session != "" && ls.bySession[lu.session] == lu {
-			delete(ls.bySession, lu.session)
-		}
+		ls.end(lu)
 	}
 	ls.mu.Unlock()
 	if last {
-		if serr := send(&stage.Batch{Unit: lu.u, End: true}); err == nil {
+		if serr := ls.send(ctx, lu, &stage.Batch{Unit: lu.u, End: true}); err == nil {
 			err = serr
 		}
 	}
 	return err
+}
+
+// end marks lu ended: no file joins it any more (ls.mu held).
+func (ls *liveUnits) end(lu *liveUnit) {
+	lu.ended = true
+	for _, p := range lu.paths {
+		if ls.byPath[p] == lu {
+			delete(ls.byPath, p)
+		}
+	}
+	if lu.session != "" && ls.bySession[lu.session] == lu {
+		delete(ls.bySession, lu.session)
+	}
+}
+
+// send sends b, a batch of lu, after the batch before it.
+func (ls *liveUnits) send(ctx context.Context, lu *liveUnit, b *stage.Batch) error {
+	lu.send.Lock()
+	defer lu.send.Unlock()
+	select {
+	case ls.out <- b:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// watched is told that the folders' last look is taken: the units whose
+// files have all ended end now, the others when their last file does.
+func (ls *liveUnits) watched(ctx context.Context) error {
+	ls.mu.Lock()
+	ls.watching = false
+	var ending []*liveUnit
+	for _, lu := range ls.units {
+		if lu.running == 0 && !lu.ended {
+			ls.end(lu)
+			ending = append(ending, lu)
+		}
+	}
+	ls.mu.Unlock()
+	for _, lu := range ending {
+		if err := ls.send(ctx, lu, &stage.Batch{Unit: lu.u, End: true}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // identify reads the head of the file of in as it is now (not as a

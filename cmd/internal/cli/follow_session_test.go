@@ -360,3 +360,47 @@ func TestFollowFromEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestFollowOneSessionPipe: the events of one followed session and its
+// subagent files (a real Claude Code 2.0 session, its agent-*.jsonl files
+// appearing while it is written) make, through a plain pipe into
+// agt-transcript, the transcript of the finished folder: one session.
+func TestFollowOneSessionPipe(t *testing.T) {
+	corpus := filepath.Join(providertest.CorpusDir(t), "claude")
+	read := func(name string) []string {
+		data, err := os.ReadFile(filepath.Join(corpus, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+	}
+	main := read("agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl")
+	dir := t.TempDir()
+	m := filepath.Join(dir, "7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl")
+	f := startFollow(t, Parse, "-q", "-f", dir)
+	steps := []func(){
+		func() { appendFile(t, m, strings.Join(main[:6], "")) },
+		func() {
+			appendFile(t, filepath.Join(dir, "agent-90fa40b6.jsonl"), strings.Join(read("agtrace__agent-90fa40b6.jsonl"), ""))
+			appendFile(t, m, strings.Join(main[6:14], ""))
+		},
+		func() {
+			appendFile(t, filepath.Join(dir, "agent-0c4c3cf8.jsonl"), strings.Join(read("agtrace__agent-0c4c3cf8.jsonl"), ""))
+			appendFile(t, m, strings.Join(main[14:], ""))
+		},
+	}
+	for _, step := range steps {
+		step()
+		f.waitOut(t, "the events of the main file so far", func(out []byte) bool { return covers(t, out, m) })
+	}
+	if code := f.stop(t); code != ExitOK {
+		t.Fatalf("exit %d, want 0; stderr:\n%s", code, f.err.Bytes())
+	}
+	want := runApp(t, Transcript, nil, "-q", dir)
+	if n := bytes.Count(want, []byte("\n")); n != 1 {
+		t.Fatalf("the finished folder gives %d transcripts, want 1", n)
+	}
+	if got := runApp(t, Transcript, f.out.Bytes(), "-q"); !bytes.Equal(got, want) {
+		t.Errorf("agt-parse -f | agt-transcript: %d transcripts, not those of the finished folder:\n got %.400s\nwant %.400s", bytes.Count(got, []byte("\n")), got, want)
+	}
+}
