@@ -5,21 +5,26 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"sync"
+	"time"
 
+	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/stage"
 )
 
 // Follow reads like Parse, but follows (see stage.Follower): the log files
 // among inputs are read as they grow, and the files that appear in roots
 // (the paths given: folders are walked again, a file removed is read again
-// when it comes back) are read as they come, from their start. Each
-// followed file is a unit of its own, read by a goroutine of its own: a
-// Claude Code subagent file is not read with its session's file (neither
-// has ended), so its events name the subagent's own session (see
-// claude.LoneSession). Inputs that are not followed (archive members,
-// stores a provider claims, JSON documents, stdin) are read once, as Parse
-// reads them.
+// when it comes back) are read as they come, from their start. The files
+// of one session (a Claude Code session file and its subagent files) are
+// one unit, read side by side (see liveUnits), so that its events are
+// those of the finished files. A JSON document that is a unit of its own
+// is read again whole when it changes, only its new records' events handed
+// on (see followDoc). Inputs that are not followed (archive members,
+// stores a provider claims, stdin) are read once, as Parse reads them, and
+// one line on diag names them.
 //
 // Following ends when ctx does (an interrupt) or when fl.Idle has passed:
 // each file is then read to its end and ended as a whole file is, and the
@@ -64,27 +69,80 @@ func FollowSource(ctx context.Context, cfg Config, fl *stage.Follower, roots []s
 				}
 			}()
 		}
-		follow := func(in stage.Input) {
+		lives := newLiveUnits(s, out)
+		open := func(in stage.Input) stage.Input {
 			path := in.Path
 			in.Open = func() (io.ReadCloser, error) { return fl.Open(fctx, path) }
-			u := &stage.Unit{Files: []stage.Input{in}}
-			// its own goroutine: the batches of each unit stay in order
-			run(func() error { return s.readUnit(rctx, nil, u, out, nil) })
+			return in
 		}
-		var once []stage.Input
+		start := func(lu *liveUnit, i int, in stage.Input) {
+			run(func() error { return lives.read(rctx, lu, i, in) })
+		}
+		var followed, docs, once []stage.Input
+		var past int64
 		for _, in := range inputs {
 			if in.File && stage.Followable(in.Path) {
 				fl.Mark(in.Path)
-				follow(in)
+				past += fl.Backlog(in.Path) // --from-end: what it holds now is the past
+				followed = append(followed, open(in))
+			} else if in.File && stage.JSONDocument(in.Path) && UnitKey(in.Path) == in.Path {
+				fl.Mark(in.Path)
+				docs = append(docs, in)
 			} else {
+				fl.Before(in.Path)
 				once = append(once, in)
 			}
 		}
+		if fl.FromEnd && !cfg.Quiet {
+			files := "files"
+			if len(followed) == 1 {
+				files = "file"
+			}
+			fmt.Fprintf(s.diag, "--from-end: %d lines already in %d %s, read for the totals, not shown\n", past, len(followed), files)
+		}
+		// the files of one session are one unit, read side by side: a
+		// session and its subagent files are one session while followed,
+		// as when read whole
+		for _, u := range lives.group(Units(followed)) {
+			lu := lives.add(u)
+			for i, in := range u.Files {
+				start(lu, i, in)
+			}
+		}
+		found := func(ins []stage.Input) {
+			// a session's main file before its members (a folder is
+			// walked before the file of its name: <session>/subagents/
+			// before <session>.jsonl), each joined now when it holds
+			// something, else once it does (its head tells its session)
+			for _, in := range lives.mainsFirst(ins) {
+				in := open(in)
+				if st, err := os.Stat(in.Path); err == nil && st.Size() > 0 {
+					lu, i := lives.join(in)
+					run(func() error { return lives.read(rctx, lu, i, in) })
+					continue
+				}
+				run(func() error {
+					fl.Written(fctx, in.Path)
+					lu, i := lives.join(in)
+					return lives.read(rctx, lu, i, in)
+				})
+			}
+		}
+		for _, in := range docs {
+			run(func() error { return s.followDoc(rctx, fctx, fl, in, out) })
+		}
 		if len(once) > 0 {
+			if note := onceNote(once); note != "" && !cfg.Quiet {
+				fmt.Fprintln(s.diag, note)
+			}
 			// read whole, unless interrupted: the idle timeout waits for them
 			run(func() error { return s.readAll(rctx, ctx.Done(), out, once) })
 		}
-		fl.Watch(fctx, roots, Claim, follow)
+		fl.Watch(fctx, roots, Claim, found)
+		if err := lives.watched(rctx); err != nil {
+			wg.Wait()
+			return err
+		}
 		wg.Wait()
 		return first
 	}
@@ -103,3 +161,98 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	defer s.mu.Unlock()
 	return s.w.Write(p)
 }
+
+// onceNote is the line that names the inputs of a followed run that are
+// read once, as they are when following starts: JSON documents, databases
+// and agent stores, archives, which their agents rewrite or which are not
+// appended to; up to three are named.
+func onceNote(once []stage.Input) string {
+	var names []string
+	for _, in := range once {
+		if in.Path == stage.StdinPath {
+			continue
+		}
+		names = append(names, agt.PathText(in.Path))
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	more := ""
+	if len(names) > 3 {
+		more = fmt.Sprintf(" and %d more", len(names)-3)
+		names = names[:3]
+	}
+	return fmt.Sprintf("-f: not followed, read once as they are now (databases and stores, archives): %s%s", strings.Join(names, ", "), more)
+}
+
+// followDoc follows a JSON document (a Gemini CLI session up to 0.38),
+// which its agent writes again whole at each change: it is read whole now,
+// and again each time it changes (a database would be watched with its
+// write-ahead log: paths), as a unit of its own; a
+// read again hands on only the events of records it did not hold before
+// (by event id, made of the session and the record's own id), so that its
+// records count once. A record changed in place keeps its first reading.
+// When following ends, it is read once more if it changed.
+func (s *Source) followDoc(ctx, fctx context.Context, fl *stage.Follower, in stage.Input, out chan<- *stage.Batch) error {
+	seen := map[string]bool{} // on the goroutine that applies records (Keep)
+	paths := []string{in.Path}
+	if strings.HasSuffix(in.Path, ".db") {
+		paths = append(paths, in.Path+"-wal")
+	}
+	info := stage.States(paths)
+	for first := true; ; first = false {
+		u := &stage.Unit{Files: []stage.Input{in}}
+		u.Keep = func(ev *agt.Event) bool {
+			if ev.ID == "" {
+				return first
+			}
+			if seen[ev.ID] {
+				return false
+			}
+			seen[strings.Clone(ev.ID)] = true
+			if first {
+				fl.PastEvent(ev) // --from-end: the document as it was is the past
+			}
+			return true
+		}
+		if err := s.readUnit(ctx, nil, u, out, nil); err != nil {
+			return err
+		}
+		next := fl.Changed(fctx, paths, info)
+		if fctx.Err() != nil { // following ended: once more if it changed
+			if next = stage.States(paths); stage.SameStates(next, info) {
+				return nil
+			}
+		}
+		if next[0] == nil {
+			return nil // removed: left
+		}
+		if info = settled(fctx, paths, next); info[0] == nil {
+			return nil
+		}
+	}
+}
+
+// settled waits until the files at paths stop changing (their agent may
+// be writing them: a read then would find a document cut short), a few
+// moments at most, and returns their states then.
+func settled(ctx context.Context, paths []string, st []os.FileInfo) []os.FileInfo {
+	for range 20 {
+		t := time.NewTimer(settle)
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+		now := stage.States(paths)
+		if stage.SameStates(now, st) || ctx.Err() != nil {
+			return now
+		}
+		st = now
+	}
+	return st
+}
+
+// settle is how long a followed document is left unchanged before it is
+// read again.
+const settle = 50 * time.Millisecond

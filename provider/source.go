@@ -322,7 +322,6 @@ func Units(inputs []stage.Input) []*stage.Unit {
 // further file is read. The lines read are sent, and the unit's last batch
 // ends it, as at the end of its input.
 func (s *Source) readUnit(ctx context.Context, stop <-chan struct{}, u *stage.Unit, out chan<- *stage.Batch, roots map[string]string) error {
-	cfg, ign := s.cfg, &s.ign
 	send := func(b *stage.Batch) error {
 		select {
 		case out <- b:
@@ -341,127 +340,146 @@ func (s *Source) readUnit(ctx context.Context, stop <-chan struct{}, u *stage.Un
 		last = b
 		return nil
 	}
+	push := func() error { // a stream's batch goes on at once
+		err := send(last)
+		last = nil
+		return err
+	}
 	for i, in := range u.Files {
-		if stopped(stop) && in.Path != stage.StdinPath {
-			break
-		}
-		if in.Walk != "" && strings.HasSuffix(in.Path, ".db") && !in.Store {
-			ign.add(in) // a database no provider claimed
-			continue
-		}
-		rc, err := in.Open()
+		end, err := s.readFile(ctx, stop, u, i, in, roots, flush, push)
 		if err != nil {
-			if err := flush(&stage.Batch{Unit: u, Path: in.Path, Diags: []agt.Diag{{Src: agt.Src{Path: in.Path}, Text: "unreadable: " + err.Error(), IO: true}}}); err != nil {
-				return err
-			}
-			continue
+			return err
 		}
-		br := stage.NewBlockReader(rc)
-		br.SetLimit(cfg.MaxLine, agt.MaxLineText)
-		unitStop := stop
-		if d := stage.DrainStop(ctx); d != nil && stage.Drains(rc) {
-			unitStop = d // a pipe is read to its end after an interrupt (stage.WithDrainStop)
-		} else if stopped(stop) { // stdin from a file or a terminal, interrupted before its read
-			rc.Close()
+		if end {
 			break
 		}
-		br.StopOn(unitStop)
-		br.SetStream(stage.IsStream(rc))
-		size := firstBlock
-		for first := true; ; first = false {
-			lines, rerr := br.Next(size)
-			size = batchBytes
-			b := &stage.Batch{Unit: u, Path: in.Path, First: br.Line() - int64(len(lines)) + 1}
-			b.Add(br, lines, cfg.MaxLine)
-			// a stream's first lines may come one by one, and an input's
-			// first lines may all be longer than --max-line (an OpenCode
-			// database's first session): the head is read until it tells
-			// the input's provider and format
-			for first && rerr == nil && !headReady(b) && (br.Stream() || onlyBad(b)) {
-				lines, rerr = br.Next(size)
-				b.Add(br, lines, cfg.MaxLine)
-			}
-			if first {
-				if len(b.Lines) > 0 && b.Bad[0] == nil { // a UTF-8 byte order mark is not content
-					b.Lines[0] = bytes.TrimPrefix(b.Lines[0], []byte("\ufeff"))
-				}
-				if i == 0 || u.Parser == nil {
-					var head agt.Head
-					if head, rerr = readHead(br, b, rerr, cfg.MaxDoc); head.Doc != nil && rerr == nil {
-						rerr = io.EOF // the document is the whole input
-					}
-					if why := notALog(in, head, s.forced, cfg.NotLog); why != "" {
-						// one line, no event: nothing of it is a record
-						b.Lines, b.Bad, b.Diags = nil, nil, append(b.Diags, agt.Diag{Src: agt.Src{Path: in.Path}, Text: why, IO: true})
-						if err := flush(b); err != nil {
-							br.Close()
-							rc.Close()
-							return err
-						}
-						break
-					}
-					if in.Walk != "" && (len(head.Lines) > 0 || head.Doc != nil) && !isEvents(head) && !recognised(head) && !(cfg.Opts.Usage && isTranscripts(head)) {
-						if !stage.Document(in.Path) {
-							ign.add(in) // a walked file of no agent: left out
-						} // a document (README.md) is left out silently
-						break
-					}
-					var big *docTooBig
-					if errors.As(rerr, &big) { // its error event only
-						u.Parser, u.Em = unclaimed{}, unclaimedEmitter(in.Path, cfg.Opts)
-					} else {
-						s.detect(u, in.Path, head, b)
-						for native, root := range roots { // sets a map: order does not matter
-							u.Em.Continues(native, root)
-						}
-					}
-					if m, ok := u.Parser.(Members); ok && i == 0 && len(u.Files) > 1 {
-						paths := make([]string, 0, len(u.Files)-1)
-						for _, f := range u.Files[1:] {
-							paths = append(paths, f.Path)
-						}
-						m.Members(paths)
-					}
-				}
-			}
-			for _, l := range b.Lines {
-				b.Bytes += int64(len(l)) + 1
-			}
-			if rerr != nil && rerr != io.EOF {
-				src := agt.Src{Path: in.Path, Line: br.Stopped()}
-				if b.First == 0 { // in a document
-					src.Line = 0
-				}
-				var big *docTooBig
-				b.ReadErr = &agt.Diag{Src: src, Text: "unreadable: " + rerr.Error(), IO: true,
-					Said: errors.As(rerr, &big)} // its error event's line says it
-			}
-			if err := flush(b); err != nil {
-				br.Close()
-				rc.Close()
-				return err
-			}
-			if rerr != nil || stopped(unitStop) && !br.Stream() { // a stream stopped ends with what it read (StopOn)
-				break
-			}
-			if br.Stream() { // its lines go on now: the next may be long in coming
-				err := send(last)
-				last = nil
-				if err != nil {
-					br.Close()
-					rc.Close()
-					return err
-				}
-			}
-		}
-		br.Close()
-		rc.Close()
 	}
 	if last == nil {
 		last = &stage.Batch{Unit: u}
 	}
 	last.End = true
 	return send(last)
+}
+
+// readFile reads in, the i-th file of the unit u (see readUnit), and hands
+// its batches to flush, and to push too once a stream's batch is to go on
+// at once. end tells that the unit's files are not read further (stop).
+func (s *Source) readFile(ctx context.Context, stop <-chan struct{}, u *stage.Unit, i int, in stage.Input, roots map[string]string,
+	flush func(*stage.Batch) error, push func() error) (end bool, err error) {
+	cfg, ign := s.cfg, &s.ign
+	if stopped(stop) && in.Path != stage.StdinPath {
+		return true, nil
+	}
+	if in.Walk != "" && strings.HasSuffix(in.Path, ".db") && !in.Store {
+		ign.add(in) // a database no provider claimed
+		return false, nil
+	}
+	rc, err := in.Open()
+	if err != nil {
+		if err := flush(&stage.Batch{Unit: u, Path: in.Path, Diags: []agt.Diag{{Src: agt.Src{Path: in.Path}, Text: "unreadable: " + err.Error(), IO: true}}}); err != nil {
+			return false, err
+		}
+		return false, nil
+	}
+	br := stage.NewBlockReader(rc)
+	br.SetLimit(cfg.MaxLine, agt.MaxLineText)
+	unitStop := stop
+	if d := stage.DrainStop(ctx); d != nil && stage.Drains(rc) {
+		unitStop = d // a pipe is read to its end after an interrupt (stage.WithDrainStop)
+	} else if stopped(stop) { // stdin from a file or a terminal, interrupted before its read
+		rc.Close()
+		return true, nil
+	}
+	br.StopOn(unitStop)
+	br.SetStream(stage.IsStream(rc))
+	size := firstBlock
+	for first := true; ; first = false {
+		lines, rerr := br.Next(size)
+		size = batchBytes
+		b := &stage.Batch{Unit: u, Path: in.Path, First: br.Line() - int64(len(lines)) + 1}
+		b.Add(br, lines, cfg.MaxLine)
+		// a stream's first lines may come one by one, and an input's
+		// first lines may all be longer than --max-line (an OpenCode
+		// database's first session): the head is read until it tells
+		// the input's provider and format
+		for first && rerr == nil && !headReady(b) && (br.Stream() || onlyBad(b)) {
+			lines, rerr = br.Next(size)
+			b.Add(br, lines, cfg.MaxLine)
+		}
+		if first {
+			if len(b.Lines) > 0 && b.Bad[0] == nil { // a UTF-8 byte order mark is not content
+				b.Lines[0] = bytes.TrimPrefix(b.Lines[0], []byte("\ufeff"))
+			}
+			if i == 0 || u.Parser == nil {
+				var head agt.Head
+				if head, rerr = readHead(br, b, rerr, cfg.MaxDoc); head.Doc != nil && rerr == nil {
+					rerr = io.EOF // the document is the whole input
+				}
+				if why := notALog(in, head, s.forced, cfg.NotLog); why != "" {
+					// one line, no event: nothing of it is a record
+					b.Lines, b.Bad, b.Diags = nil, nil, append(b.Diags, agt.Diag{Src: agt.Src{Path: in.Path}, Text: why, IO: true})
+					if err := flush(b); err != nil {
+						br.Close()
+						rc.Close()
+						return false, err
+					}
+					break
+				}
+				if in.Walk != "" && (len(head.Lines) > 0 || head.Doc != nil) && !isEvents(head) && !recognised(head) && !(cfg.Opts.Usage && isTranscripts(head)) {
+					if !stage.Document(in.Path) {
+						ign.add(in) // a walked file of no agent: left out
+					} // a document (README.md) is left out silently
+					break
+				}
+				var big *docTooBig
+				if errors.As(rerr, &big) { // its error event only
+					u.Parser, u.Em = unclaimed{}, unclaimedEmitter(in.Path, cfg.Opts)
+				} else {
+					s.detect(u, in.Path, head, b)
+					for native, root := range roots { // sets a map: order does not matter
+						u.Em.Continues(native, root)
+					}
+				}
+				if m, ok := u.Parser.(Members); ok && i == 0 && len(u.Files) > 1 {
+					paths := make([]string, 0, len(u.Files)-1)
+					for _, f := range u.Files[1:] {
+						paths = append(paths, f.Path)
+					}
+					m.Members(paths)
+				}
+			}
+		}
+		for _, l := range b.Lines {
+			b.Bytes += int64(len(l)) + 1
+		}
+		if rerr != nil && rerr != io.EOF {
+			src := agt.Src{Path: in.Path, Line: br.Stopped()}
+			if b.First == 0 { // in a document
+				src.Line = 0
+			}
+			var big *docTooBig
+			b.ReadErr = &agt.Diag{Src: src, Text: "unreadable: " + rerr.Error(), IO: true,
+				Said: errors.As(rerr, &big)} // its error event's line says it
+		}
+		if err := flush(b); err != nil {
+			br.Close()
+			rc.Close()
+			return false, err
+		}
+		if rerr != nil || stopped(unitStop) && !br.Stream() { // a stream stopped ends with what it read (StopOn)
+			break
+		}
+		if br.Stream() { // its lines go on now: the next may be long in coming
+			if err := push(); err != nil {
+				br.Close()
+				rc.Close()
+				return false, err
+			}
+		}
+	}
+	br.Close()
+	rc.Close()
+	return false, nil
 }
 
 // headReady tells whether the lines of a stream's first batch b are enough

@@ -80,13 +80,23 @@ func apply(b *Batch) {
 	if u.Recount != nil {
 		u.Recount(ev)
 	}
+	if u.Keep != nil {
+		kept := ev[:0]
+		for i := range ev {
+			if u.Keep(&ev[i]) {
+				kept = append(kept, ev[i])
+			}
+		}
+		clear(ev[len(kept):])
+		ev = kept
+	}
 	b.events = ev
 	for _, i := range b.fixed {
 		b.Diags = append(b.Diags, agt.Diag{Src: agt.Src{Path: b.Path, Line: b.First + int64(i)}, Text: "invalid UTF-8 replaced with U+FFFD"})
 	}
 	b.Diags = append(b.Diags, d...)
 	if b.End { // the unit's state is no longer needed
-		u.Parser, u.Em, u.Recount = nil, nil, nil
+		u.Parser, u.Em, u.Recount, u.Keep = nil, nil, nil, nil
 	}
 }
 

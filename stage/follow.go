@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/agt-project/agt"
 )
 
 // Polling intervals of a Follower: a file read to its end is looked at
@@ -35,10 +38,13 @@ const (
 // A followed file is read from its start; at its end its reader waits for
 // the file to grow. Only whole lines are handed on while following: a line
 // being written (a read ends without a line end) is held back until its end
-// is there. A file that shrinks (truncated) is read again from its start; a
-// file removed or replaced by another of its name is read to its end and
-// left (a new file of the name in a followed folder is then read as a new
-// file). When following ends (its context is cancelled, or Idle has passed)
+// is there. A file that shrinks (truncated) ends its reader and is found
+// again as a new file (its lines numbered from 1); a file replaced by a
+// rename with a file that begins with all that was read (an atomic
+// rewrite) is read on from there; a file removed or replaced by another of
+// its name is read to its end and left (a new file of the name in a
+// followed folder is then read as a new file); a file read before met
+// under another name (renamed: log rotation) is not read again. When following ends (its context is cancelled, or Idle has passed)
 // each reader reads what its file holds then, a last line without its end
 // included, and ends: the output is then what reading the files whole
 // gives.
@@ -49,15 +55,28 @@ type Follower struct {
 	// Idle, when > 0, ends following once no followed file has grown and
 	// no new file has appeared for that long.
 	Idle time.Duration
+	// FromEnd follows from the end of the files there when following
+	// starts (tail -n 0 -f): their lines before it are read (a parser
+	// needs them to know its session) but are the past (Past), which the
+	// outputs do not write.
+	FromEnd bool
 	// Note, when set, is told what following meets: a file truncated,
 	// removed or replaced, a followed folder gone. It is called from the
 	// readers' goroutines.
 	Note func(msg string)
 
-	last   atomic.Int64 // time of the last growth or new file, Unix ns
-	mu     sync.Mutex
-	known  map[string]bool // paths being read or read
-	notify *notifier       // set by Start
+	last atomic.Int64 // time of the last growth or new file, Unix ns
+	// lines: path → the lines it held when following started (FromEnd)
+	lines sync.Map
+	// pastIDs: the ids of the events of followed documents' first reads (FromEnd)
+	pastIDs sync.Map
+	mu      sync.Mutex
+	known   map[string]bool // paths being read or read
+	// read are the files followed so far, by the name they were read
+	// under: one of them met under another name (renamed: log rotation)
+	// is not read again
+	read   []readFile
+	notify *notifier // set by Start
 	// catching holds a place per followed file read to its end for the
 	// first time, at most CatchUp at once: hundreds of files followed
 	// from their start are read a few at a time, as a run without -f
@@ -124,6 +143,152 @@ func (f *Follower) forget(path string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	delete(f.known, path)
+	f.lines.Delete(path) // a new file of its name is new
+}
+
+// Backlog notes, with FromEnd, how many whole lines the file at path holds
+// now, and returns it: those are the past. A file of a line being written
+// has that line ahead.
+func (f *Follower) Backlog(path string) int64 {
+	if !f.FromEnd {
+		return 0
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer file.Close()
+	var n int64
+	buf := make([]byte, 256<<10)
+	for {
+		k, err := file.Read(buf)
+		n += int64(bytes.Count(buf[:k], []byte{'\n'}))
+		if err != nil {
+			break
+		}
+	}
+	f.lines.Store(path, n)
+	return n
+}
+
+// Before notes, with FromEnd, that all of the input at path is the past:
+// an input read once (a document, a database, an archive).
+func (f *Follower) Before(path string) {
+	if f.FromEnd {
+		f.lines.Store(path, int64(math.MaxInt64))
+	}
+}
+
+// Past tells whether ev comes from the past (FromEnd): from a line, or a
+// record of a document, that its input held when following started.
+func (f *Follower) Past(ev *agt.Event) bool {
+	if n, ok := f.lines.Load(ev.Src.Path); ok && ev.Src.Line <= n.(int64) {
+		return true
+	}
+	_, ok := f.pastIDs.Load(ev.ID)
+	return ok
+}
+
+// PastEvent notes, with FromEnd, that ev is of the past: an event of a
+// followed document's first read (its records have no line to count).
+func (f *Follower) PastEvent(ev *agt.Event) {
+	if f.FromEnd && ev.ID != "" {
+		f.pastIDs.Store(strings.Clone(ev.ID), true)
+	}
+}
+
+// JSONDocument reports whether the input at path is a JSON document,
+// followed by reading it again whole when it changes (Changed).
+func JSONDocument(path string) bool {
+	l := strings.ToLower(path)
+	return strings.HasSuffix(l, ".json") && archiveOf(l) == notArchive
+}
+
+// Changed waits until one of the files at paths is no longer as infos
+// tell (nil: not there): its size, its time of change, its identity
+// (written again, replaced by a rename, appeared or gone), or ctx ends; it
+// returns the files' states then. A database is watched with its
+// write-ahead log (path-wal), where its new rows are written first.
+func (f *Follower) Changed(ctx context.Context, paths []string, infos []os.FileInfo) []os.FileInfo {
+	for {
+		var wakes []<-chan struct{}
+		var unwatch []func()
+		for _, p := range paths {
+			w, u := f.notify.watch(p)
+			wakes, unwatch = append(wakes, w), append(unwatch, u)
+		}
+		stop := func() {
+			for _, u := range unwatch {
+				u()
+			}
+		}
+		now := States(paths)
+		if !SameStates(now, infos) {
+			stop()
+			f.touch()
+			return now
+		}
+		poll := f.poll()
+		if len(wakes) > 0 && wakes[0] != nil {
+			poll = max(poll, WatchedPoll)
+		}
+		tm := time.NewTimer(poll)
+		woke := make(chan struct{}, 1)
+		done := make(chan struct{})
+		for _, w := range wakes {
+			if w == nil {
+				continue
+			}
+			go func() {
+				select {
+				case <-w:
+					select {
+					case woke <- struct{}{}:
+					default:
+					}
+				case <-done:
+				}
+			}()
+		}
+		select {
+		case <-ctx.Done():
+		case <-tm.C:
+		case <-woke:
+		}
+		close(done)
+		tm.Stop()
+		stop()
+		if ctx.Err() != nil {
+			return infos
+		}
+	}
+}
+
+// States are the states of the files at paths (nil: not there).
+func States(paths []string) []os.FileInfo {
+	out := make([]os.FileInfo, len(paths))
+	for i, p := range paths {
+		if st, err := os.Stat(p); err == nil {
+			out[i] = st
+		}
+	}
+	return out
+}
+
+// SameStates tells whether two lists of file states are the same.
+func SameStates(a, b []os.FileInfo) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if (a[i] == nil) != (b[i] == nil) {
+			return false
+		}
+		if a[i] != nil && (!os.SameFile(a[i], b[i]) || a[i].Size() != b[i].Size() || !a[i].ModTime().Equal(b[i].ModTime())) {
+			return false
+		}
+	}
+	return true
 }
 
 // Start starts following: the context returned ends when ctx does, or
@@ -158,12 +323,13 @@ func (f *Follower) Start(ctx context.Context) (context.Context, context.CancelFu
 }
 
 // Watch looks at roots (the paths given) every Scan until ctx ends, and
-// calls found with each followable file not seen before: a folder is walked
+// once more then, and calls found with the followable files not seen before, those of one look
+// at a root together, in walk order: a folder is walked
 // as Expand walks it (WalkExts, no links to folders, no folder a provider
 // claims), a file is itself (found again when it comes back after being
 // removed). Files ending in .json, archives and databases are not
 // followed: those there when following starts are read once by the caller.
-func (f *Follower) Watch(ctx context.Context, roots []string, claim Claim, found func(Input)) {
+func (f *Follower) Watch(ctx context.Context, roots []string, claim Claim, found func([]Input)) {
 	if claim == nil {
 		claim = func(string, bool) (Input, bool) { return Input{}, false }
 	}
@@ -174,10 +340,12 @@ func (f *Follower) Watch(ctx context.Context, roots []string, claim Claim, found
 		st, err := os.Stat(root)
 		dirs[root] = err == nil && st.IsDir()
 	}
-	for {
+	for last := false; !last; {
 		select {
 		case <-ctx.Done():
-			return
+			// a last look: a file that appeared since the last one is read
+			// too, to its end, as the files already followed are
+			last = true
 		case <-t.C:
 		}
 		for _, root := range roots {
@@ -193,8 +361,13 @@ func (f *Follower) Watch(ctx context.Context, roots []string, claim Claim, found
 				continue
 			}
 			dirs[root], gone[root] = dir, false
+			var news []Input
 			for _, p := range paths {
 				if !f.claim(p) {
+					continue
+				}
+				if f.reading(p) {
+					f.note("%s: a followed file under a new name: not read again", p)
 					continue
 				}
 				f.touch()
@@ -202,7 +375,10 @@ func (f *Follower) Watch(ctx context.Context, roots []string, claim Claim, found
 				if dir {
 					in.Walk = root
 				}
-				found(in)
+				news = append(news, in)
+			}
+			if len(news) > 0 {
+				found(news)
 			}
 		}
 	}
@@ -275,6 +451,9 @@ func (f *Follower) Open(ctx context.Context, path string) (io.ReadCloser, error)
 		return file, nil // a pipe, a device: read as a stream, once
 	}
 	t := &tail{f: file, path: path, info: st, size: st.Size(), fl: f, ctx: ctx, poll: f.poll()}
+	f.mu.Lock()
+	f.read = append(f.read, readFile{path, st, headOf(file)})
+	f.mu.Unlock()
 	if f.catching != nil { // started: its place to catch up (when following ends, it reads without)
 		select {
 		case f.catching <- struct{}{}:
@@ -329,6 +508,49 @@ func (t *tail) Close() error {
 	t.unplace()
 	t.unwatch()
 	return t.f.Close()
+}
+
+type readFile struct {
+	path string
+	info os.FileInfo
+	head []byte // its first bytes when it was opened
+}
+
+// headOf is the first bytes of file (up to 4 KiB): with its identity, what
+// tells a file renamed from a new file that took a removed one's inode.
+func headOf(file *os.File) []byte {
+	b := make([]byte, 4<<10)
+	n, _ := file.ReadAt(b, 0)
+	return b[:n]
+}
+
+// reading tells whether the file at path is one followed before under
+// another name (a followed file renamed: log rotation): it is not read
+// again as a new file.
+func (f *Follower) reading(path string) bool {
+	file, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer file.Close()
+	st, err := file.Stat()
+	if err != nil {
+		return false
+	}
+	var head []byte
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range f.read {
+		if r.path != path && len(r.head) > 0 && os.SameFile(st, r.info) {
+			if head == nil {
+				head = headOf(file)
+			}
+			if bytes.HasPrefix(head, r.head) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (t *tail) Read(p []byte) (int, error) {
@@ -399,8 +621,13 @@ func (t *tail) wait() {
 func (t *tail) changed() bool {
 	if st, err := t.f.Stat(); err == nil && st.Size() != t.size {
 		if st.Size() < t.off {
+			// its lines are others now: it is read again as a new file,
+			// its lines numbered from 1
 			t.fl.note("%s: truncated: reading it again from its start", t.path)
-			t.off = 0
+			t.off = st.Size()
+			t.final = true
+			t.fl.forget(t.path)
+			return true
 		}
 		t.size = st.Size()
 		t.fl.touch()
@@ -411,6 +638,11 @@ func (t *tail) changed() bool {
 	case errors.Is(err, fs.ErrNotExist):
 		t.fl.note("%s: removed: no longer followed", t.path)
 	case err == nil && !os.SameFile(st, t.info):
+		if t.continued(st) {
+			t.fl.note("%s: replaced by a file that goes on from it: read on from where it was", t.path)
+			t.fl.touch()
+			return true
+		}
 		t.fl.note("%s: replaced by another file: the new one is read as a new file", t.path)
 	default:
 		return false
@@ -418,4 +650,75 @@ func (t *tail) changed() bool {
 	t.final = true
 	t.fl.forget(t.path)
 	return true
+}
+
+// continued tells whether the file now at t's path (of info st) begins
+// with all that was read of t's file (an atomic rewrite: written whole to
+// another name and renamed over it): it is then read on from there in its
+// place, and what was read is not read again.
+func (t *tail) continued(st os.FileInfo) bool {
+	if !st.Mode().IsRegular() || st.Size() < t.off {
+		return false
+	}
+	nf, err := os.Open(t.path)
+	if err != nil {
+		return false
+	}
+	if cur, err := nf.Stat(); err != nil || !os.SameFile(cur, st) || !samePrefix(t.f, nf, t.off) {
+		nf.Close()
+		return false
+	}
+	t.f.Close()
+	t.f, t.info, t.size = nf, st, st.Size()
+	t.fl.mu.Lock()
+	t.fl.read = append(t.fl.read, readFile{t.path, st, headOf(nf)})
+	t.fl.mu.Unlock()
+	t.unwatch()
+	t.wake, t.unwatch = t.fl.notify.watch(t.path)
+	return true
+}
+
+// samePrefix tells whether a and b hold the same first n bytes.
+func samePrefix(a, b *os.File, n int64) bool {
+	ba, bb := make([]byte, 64<<10), make([]byte, 64<<10)
+	for off := int64(0); off < n; {
+		k := int(min(int64(len(ba)), n-off))
+		if _, err := a.ReadAt(ba[:k], off); err != nil {
+			return false
+		}
+		if _, err := b.ReadAt(bb[:k], off); err != nil {
+			return false
+		}
+		if !bytes.Equal(ba[:k], bb[:k]) {
+			return false
+		}
+		off += int64(k)
+	}
+	return true
+}
+
+// Written waits until the file at path holds something (a file created
+// empty is written a moment later), until ctx ends, or until it is gone:
+// what its first line says (which session it holds) can then be read.
+func (f *Follower) Written(ctx context.Context, path string) {
+	wake, unwatch := f.notify.watch(path)
+	defer unwatch()
+	poll := f.poll()
+	if wake != nil {
+		poll = max(poll, WatchedPoll)
+	}
+	tm := time.NewTimer(poll)
+	defer tm.Stop()
+	for {
+		if st, err := os.Stat(path); err != nil || st.Size() > 0 {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tm.C:
+			tm.Reset(poll)
+		case <-wake:
+		}
+	}
 }

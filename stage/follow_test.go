@@ -69,9 +69,9 @@ func waitSeen(t *testing.T, fl *Follower, before int64) {
 }
 
 // TestTail: a followed file's reader hands on whole lines, holds a line
-// being written until its end comes, reads a truncated file again from its
-// start, and when following ends reads what is left, a last line without
-// its end included, then ends.
+// being written until its end comes, ends at a truncation (the file is then
+// found again as a new file, its lines numbered from 1), and when following
+// ends reads what is left, a last line without its end included, then ends.
 func TestTail(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	appendTo(t, path, "one\n")
@@ -107,18 +107,29 @@ func TestTail(t *testing.T) {
 		t.Fatalf("completed line read as %q, %v", got.text, got.err)
 	}
 
-	// truncated: read again from the start
+	// truncated: the reader ends; the file is a new one to Watch
 	if err := os.WriteFile(path, []byte("new\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got := await(t, readAsync(r)); got.text != "new\n" {
-		t.Fatalf("after truncation read %q, %v", got.text, got.err)
+	if got := await(t, readAsync(r)); got.text != "" || got.err != io.EOF {
+		t.Fatalf("after truncation read %q, %v; want the end", got.text, got.err)
 	}
 	mu.Lock()
 	if len(notes) != 1 || !strings.Contains(notes[0], "truncated") {
 		t.Errorf("notes %q, want one on the truncation", notes)
 	}
 	mu.Unlock()
+	if !fl.claim(path) {
+		t.Error("the truncated file is still known: Watch would not read it again")
+	}
+	r, err = fl.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if got := await(t, readAsync(r)); got.text != "new\n" {
+		t.Fatalf("the truncated file read again: %q, %v", got.text, got.err)
+	}
 
 	// following ends: the last line without its end is read, then EOF
 	c = readAsync(r)
@@ -170,7 +181,11 @@ func TestWatch(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		fl.Watch(ctx, []string{root}, nil, func(in Input) { found <- in })
+		fl.Watch(ctx, []string{root}, nil, func(ins []Input) {
+			for _, in := range ins {
+				found <- in
+			}
+		})
 	}()
 	os.MkdirAll(filepath.Join(root, "s", "subagents"), 0o755)
 	appendTo(t, filepath.Join(other, "elsewhere.jsonl"), "x\n")

@@ -92,3 +92,28 @@ func (e Events) Flush() error {
 	}
 	return e.Done()
 }
+
+// Since is the Output of out without the events before a point (past):
+// following from the end of the files (--from-end), the events of what
+// they held when following started are made, so that the parsers know
+// their sessions, but not written.
+func Since(out Output, past func(ev *agt.Event) bool) Output {
+	return since{out, past}
+}
+
+type since struct {
+	Output
+	past func(ev *agt.Event) bool
+}
+
+func (s since) Encode(b *Batch) {
+	kept := b.events[:0]
+	for i := range b.events {
+		if !s.past(&b.events[i]) {
+			kept = append(kept, b.events[i])
+		}
+	}
+	clear(b.events[len(kept):])
+	b.events = kept
+	s.Output.Encode(b)
+}

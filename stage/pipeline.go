@@ -91,6 +91,11 @@ type Unit struct {
 	// that applies records, and may replace them (the source's records
 	// that an earlier unit already held: provider.Source).
 	Recount func(evs []agt.Event)
+	// Keep, when set, is asked of each event its parser made (after
+	// Recount, on the same goroutine): those it refuses are not handed on
+	// (a document followed and read again: the records it held before
+	// were handed on then).
+	Keep func(ev *agt.Event) bool
 }
 
 // Batch is a run of lines of one unit's file, and what the stages make of

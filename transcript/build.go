@@ -32,6 +32,7 @@ type builder struct {
 	cut       string // the message of the last event when it is an error event (an unreadable line)
 	// the provisional calls not settled yet
 	unsettled unsettled
+	unit      string // the key of the input unit of its first event
 }
 
 type callRef struct {
@@ -61,6 +62,7 @@ type conv struct {
 	first         string
 	last          string
 	models        map[string]int
+	modelOrder    []string // models by first use in the stream
 	// text and reasoning of the open assistant message, joined when it
 	// closes (joining at every event would copy the text again each time)
 	text, reasoning joined
@@ -333,8 +335,8 @@ func (c *conv) newAssistant(b *builder, ev *agt.Event) *Message {
 func (b *builder) model(c *conv, m string) {
 	if m != "" {
 		m = b.name(m)
-		if _, ok := b.models[m]; !ok {
-			b.t.Models = append(b.t.Models, m)
+		if _, ok := c.models[m]; !ok {
+			c.modelOrder = append(c.modelOrder, m)
 		}
 		b.models[m]++
 		c.models[m]++
@@ -546,8 +548,6 @@ func (c *conv) cutMidCall() bool {
 // transcript finishes the session's transcript.
 func (b *builder) transcript() *Transcript {
 	t := &b.t
-	t.Models = orEmpty(t.Models)
-	t.Model = top(b.models, t.Models)
 	t.StartedAt, t.EndedAt, t.DurationMS = b.first, b.last, duration(b.first, b.last)
 	if b.runs != nil { // the log's own figure wins over its timestamps
 		t.DurationMS = b.runs
@@ -556,13 +556,42 @@ func (b *builder) transcript() *Transcript {
 	t.Subagents = []Subagent{}
 	t.Usage.Scope = ScopeSession
 	t.Outcome = Outcome{Status: agt.OutcomeUnknown}
+	// the streams in an order that does not depend on how their events
+	// interleaved (files followed side by side): the main stream, then
+	// the subagents in the order they started, those without a time last,
+	// ties by stream name
+	order := slices.Clone(b.order)
+	slices.SortStableFunc(order, func(x, y string) int {
+		if (x == agt.StreamMain) != (y == agt.StreamMain) {
+			if x == agt.StreamMain {
+				return -1
+			}
+			return 1
+		}
+		a, b := b.streams[x], b.streams[y]
+		if (a.first == "") != (b.first == "") {
+			if a.first == "" {
+				return 1
+			}
+			return -1
+		}
+		if c := strings.Compare(a.first, b.first); c != 0 {
+			return c
+		}
+		return strings.Compare(x, y)
+	})
 	errs := 0
-	for _, name := range b.order {
+	for _, name := range order {
 		c := b.streams[name]
 		c.close()
 		c.finish()
 		t.Usage.Add(&c.usage)
 		t.Counts.add(c.counts)
+		for _, m := range c.modelOrder {
+			if !slices.Contains(t.Models, m) {
+				t.Models = append(t.Models, m)
+			}
+		}
 		o := c.outcome()
 		errs += o.Errors
 		if name == agt.StreamMain {
@@ -579,21 +608,8 @@ func (b *builder) transcript() *Transcript {
 		sub.Usage.Scope, sub.Usage.CostUSD, sub.Usage.NativeCostUSD = ScopeSession, nil, nil
 		t.Subagents = append(t.Subagents, sub)
 	}
-	// in the order they started, whatever order their inputs were read in
-	// (a subagent's own file comes after its session's file); those
-	// without a time last, ties by stream name
-	slices.SortStableFunc(t.Subagents, func(a, b Subagent) int {
-		if (a.StartedAt == "") != (b.StartedAt == "") {
-			if a.StartedAt == "" {
-				return 1
-			}
-			return -1
-		}
-		if c := strings.Compare(a.StartedAt, b.StartedAt); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Stream, b.Stream)
-	})
+	t.Models = orEmpty(t.Models)
+	t.Model = top(b.models, t.Models)
 	// the session's errors are its subagents' too, as its counts are; a
 	// last line that could not be read says the log is cut, whatever came
 	// before it

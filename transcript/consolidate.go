@@ -3,6 +3,7 @@ package transcript
 import (
 	"fmt"
 	"hash/maphash"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -77,6 +78,11 @@ type Consolidator struct {
 	// of a session's messages is held and flush is never called (a usage
 	// report).
 	CountOnly bool
+	// Hold keeps every session open until Close: the events of a followed
+	// run (-f) come from files read side by side, the sessions of several
+	// units interleaved, and no session ends while it is followed. The
+	// sessions are flushed at Close in the order they were met.
+	Hold bool
 
 	unitKey  func(path string) string
 	keep     bool
@@ -137,6 +143,9 @@ func (c *Consolidator) Add(evs []agt.Event) error {
 		if u := c.lastKey; !c.started || u != c.cur {
 			c.cur, c.joining = u, true
 		}
+		if c.joining && c.Hold && c.started {
+			c.joining = false
+		}
 		if c.joining {
 			c.joining = false
 			if _, open := c.sessions[ev.Session]; !open || !c.started {
@@ -158,6 +167,7 @@ func (c *Consolidator) Add(evs []agt.Event) error {
 		}
 		if b == nil {
 			b = newBuilder(ev, c.keep)
+			b.unit = c.cur
 			c.sessions[ev.Session] = b
 			c.order = append(c.order, b)
 			c.copies[ev.Session] = &copies{max: map[uint64]int32{}, cur: map[uint64]int32{}}
@@ -224,6 +234,11 @@ func (c *Consolidator) Sessions() int { return c.count }
 func (c *Consolidator) finish() error {
 	order, members := c.order, c.members
 	c.order, c.sessions, c.copies, c.members = nil, map[string]*builder{}, map[string]*copies{}, nil
+	if c.Hold {
+		// in the order a walk of their inputs meets them, as a run read
+		// once gives them, not in the order following met them
+		slices.SortStableFunc(order, func(a, b *builder) int { return walkOrder(a.unit, b.unit) })
+	}
 	if c.Group != nil && len(order) > 0 {
 		c.Group(append([]string{c.unit}, members...))
 	}
@@ -244,4 +259,17 @@ func (c *Consolidator) finish() error {
 		}
 	}
 	return nil
+}
+
+// walkOrder compares paths as a walk of a folder meets them: name by name,
+// so that a folder's files come before the file whose name extends the
+// folder's (a/b before a.jsonl).
+func walkOrder(a, b string) int {
+	as, bs := strings.Split(filepath.ToSlash(a), "/"), strings.Split(filepath.ToSlash(b), "/")
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		if c := strings.Compare(as[i], bs[i]); c != 0 {
+			return c
+		}
+	}
+	return len(as) - len(bs)
 }

@@ -62,6 +62,10 @@ type Summary struct {
 	// run without its result before Beat says it runs ("Bash running 45s"),
 	// and again at every such interval.
 	Heartbeat time.Duration
+	// Past, when set, tells the events that are counted but not shown
+	// (following from the end, the lines the files held before): a
+	// session's header then gives its totals so far.
+	Past func(ev *agt.Event) bool
 
 	mu       sync.Mutex // Event, End, Flush and Beat come from two goroutines in a live run
 	w        *bufio.Writer
@@ -90,6 +94,7 @@ type sessionLog struct {
 	burn []sample
 	// the header: whether it is written, and what it tells
 	headed                           bool
+	past                             bool // events counted before the first shown (Summary.Past)
 	ts, provider, native, cwd, first string
 	shown                            string // the latest time a line showed
 }
@@ -120,6 +125,14 @@ type sample struct {
 // BurnWindow is how far back the burn rate looks: the usage events of the
 // last five minutes (by the events' times).
 const BurnWindow = 5 * time.Minute
+
+// SetWidth sets Width while lines may be written (a terminal resized in a
+// live run, whose heartbeat writes from another goroutine).
+func (s *Summary) SetWidth(n int) {
+	s.mu.Lock()
+	s.Width = n
+	s.mu.Unlock()
+}
 
 // NewSummary writes summary lines to w.
 func NewSummary(w io.Writer, color bool) *Summary {
@@ -181,6 +194,13 @@ func (s *Summary) Event(ev *agt.Event) error {
 		st.learn(ev)
 	}
 	if _, ok := labels[ev.Kind]; !ok || (ev.Kind == agt.KindUsage && ev.Usage == nil) {
+		return nil
+	}
+	if s.Past != nil && s.Past(ev) {
+		if ev.Kind == agt.KindUsage {
+			u.Add(ev.Usage)
+		}
+		st.past = true
 		return nil
 	}
 	if ev.Kind == agt.KindReasoning && strings.TrimSpace(ev.Text.Str()) == "" {
@@ -450,6 +470,9 @@ func (s *Summary) header(st *sessionLog) error {
 	}
 	if st.cwd != "" {
 		parts = append(parts, "cwd "+oneLine(st.cwd, s.budget()))
+	}
+	if st.past {
+		parts = append(parts, "so far Σ "+totals(st.total(), compact, st.total().Provisional))
 	}
 	return s.line(st, st.ts, lineSession, strings.Join(parts, " · "))
 }

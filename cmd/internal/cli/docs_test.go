@@ -96,7 +96,7 @@ func TestManPages(t *testing.T) {
 		case "agt-transcript":
 			want = append(want, "DIR/<provider>/<session>.transcript.jsonl", "<session>~<hash>.transcript.jsonl", "AGT_STREAM_LOG", "--output DIR, -o DIR")
 		case "agt-streamlog":
-			want = append(want, "NO_COLOR", "COLUMNS", "--color WHEN", "<session>:agent-<id>")
+			want = append(want, "NO_COLOR", "COLUMNS", "--color WHEN", "--follow-timeout DUR")
 		}
 		for _, w := range want {
 			if !strings.Contains(page, w) {

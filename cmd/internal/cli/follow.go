@@ -8,6 +8,7 @@ import (
 
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/stage"
+	"github.com/agt-project/agt/transcript"
 	"github.com/urfave/cli/v2"
 )
 
@@ -17,6 +18,7 @@ func followFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.BoolFlag{Name: "follow", Aliases: []string{"f"}, Usage: "keep reading files as they grow and read new files in the folders given, until interrupted (exit 0)"},
 		&cli.DurationFlag{Name: "follow-timeout", Usage: "with -f: end once no followed file has grown and no new file has appeared for `DURATION` (30s, 5m)"},
+		&cli.BoolFlag{Name: "from-end", Usage: "with -f: follow from the end of the files there now (as tail -n 0 -f): what they hold is read for each session's totals, not shown"},
 	}
 }
 
@@ -24,19 +26,32 @@ func followFlags() []cli.Flag {
 const followHelp = `With -f (--follow) the files are read as they grow, like tail -f, from their
 start, and files that appear in the folders given are read as they come (a
 session and its subagents, live). Only whole lines are read while a file is
-being written; a file that shrinks is read again from its start; a file
-removed is left. Archives and .json documents (rewritten whole by the agents
-that write them) are read once, and stdin as a stream. Each followed file is
-read on its own: a Claude Code subagent file's events name the session
-<session>:agent-<id>. Following ends with an interrupt (SIGINT, SIGTERM) or
-after --follow-timeout without growth: the files are then read to their
-end and the run ends with 0.`
+being written; a file that shrinks is read again as a new file (its lines
+numbered from 1); a file replaced by a rename is read on from where it was
+when it goes on from what was read (an atomic rewrite), else as a new file;
+a followed file met under a new name (log rotation) is not read again; a
+file removed is left. A JSON document (Gemini CLI up to 0.38, Cline, Continue:
+written again whole at each message) is read again when it changes, and
+only the events of records it did not hold are written. Databases and
+agent stores (OpenCode, Crush) and archives are read once, as they are
+when following starts, and one line on stderr names them; stdin is read
+as a stream. The followed files
+are read side by side; the files of one session (a Claude Code session and
+its subagent files) are read as one input, so that their events make one
+session, as when the files are read whole. Following ends with an interrupt
+(SIGINT, SIGTERM) or after --follow-timeout without growth: the files are
+then read to their end and the run ends with 0. With --from-end, what the
+files hold when following starts is read but not shown (as tail -n 0 -f):
+only what is written from then on is, and each session's header in
+agt-streamlog gives its totals so far.`
 
 // following reads -f and --follow-timeout: the follower, or nil without -f.
 func following(c *cli.Context) (*stage.Follower, error) {
 	if !c.Bool("follow") {
-		if c.IsSet("follow-timeout") {
-			return nil, Usagef("--follow-timeout needs -f")
+		for _, name := range []string{"follow-timeout", "from-end"} {
+			if c.IsSet(name) {
+				return nil, Usagef("--%s needs -f", name)
+			}
 		}
 		return nil, nil
 	}
@@ -48,7 +63,7 @@ func following(c *cli.Context) (*stage.Follower, error) {
 	if len(args) > 1 && slices.Contains(args, stage.StdinPath) {
 		return nil, Usagef("-f: standard input (-) cannot be followed with other paths (a read from it cannot be stopped): give it a filter of its own")
 	}
-	return &stage.Follower{Idle: idle}, nil
+	return &stage.Follower{Idle: idle, FromEnd: c.Bool("from-end")}, nil
 }
 
 // read runs the pipeline from the inputs, followed with a follower (else
@@ -68,6 +83,9 @@ func read(c *cli.Context, cfg provider.Config, fl *stage.Follower, inputs []stag
 	}
 	if err != nil {
 		return provider.Stats{}, err
+	}
+	if _, whole := out.(*transcript.Consolidator); fl != nil && fl.FromEnd && !whole {
+		out = stage.Since(out, fl.Past) // --from-end: the past is read, not written
 	}
 	st, err := provider.Run(ctx, cfg, src, out, diag)
 	if piped && errors.Is(err, context.Canceled) && ctx.Err() != nil {

@@ -49,9 +49,18 @@ type followRun struct {
 
 func startFollow(t *testing.T, app App, args ...string) *followRun {
 	t.Helper()
+	return startFollowTo(t, app, nil, args...)
+}
+
+// startFollowTo is startFollow with its output to out (nil: f.out).
+func startFollowTo(t *testing.T, app App, out io.Writer, args ...string) *followRun {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	f := &followRun{cancel: cancel, code: make(chan int, 1), done: make(chan struct{})}
-	a := app(IO{In: strings.NewReader(""), Out: &f.out, Err: &f.err})
+	if out == nil {
+		out = &f.out
+	}
+	a := app(IO{In: strings.NewReader(""), Out: out, Err: &f.err})
 	// other apps are run beside this one only once it has parsed its flags:
 	// the version flag is a global of the cli package
 	parsed := make(chan struct{})
@@ -275,7 +284,8 @@ func firstDiff(got, want []string) string {
 // TestFollowStreamlog: agt-streamlog -f writes the summary lines of what
 // is written as it comes, and in the end the lines of the files read whole
 // (in another order across files, each session's lines numbered once a
-// second one shows, and no closing lines).
+// second one shows), under a header line naming the file whenever the file
+// changes, each session's closing line written when following ends.
 func TestFollowStreamlog(t *testing.T) {
 	dir := t.TempDir()
 	f := startFollow(t, Streamlog, "-f", dir)
@@ -285,25 +295,25 @@ func TestFollowStreamlog(t *testing.T) {
 	without := func(lines []string, kinds ...string) []string {
 		return slices.DeleteFunc(lines, func(l string) bool { return slices.Contains(kinds, kind(l)) })
 	}
-	whole := func(files []string) []string {
-		var all []string
-		for _, p := range files {
-			all = append(all, without(sortedLines(runApp(t, Streamlog, nil, p)), "end")...)
-		}
-		slices.Sort(all)
-		return all
+	whole := func(files ...string) []string {
+		return sortedLines(untagged(runApp(t, Streamlog, nil, files...)))
 	}
 	files := followScript(t, dir, func(files []string) {
-		want := without(whole(files), "usage")
+		want := without(whole(files...), "usage", "end")
 		f.waitOut(t, "the summary of "+strings.Join(files, ", "), func(out []byte) bool {
-			return slices.Equal(without(sortedLines(untagged(out)), "usage"), want)
+			return slices.Equal(without(sortedLines(untagged(unheaded(out))), "usage"), want)
 		})
 	})
 	if code := f.stop(t); code != ExitOK {
 		t.Fatalf("exit %d after the interrupt, want 0; stderr:\n%s", code, f.err.Bytes())
 	}
-	got := sortedLines(untagged(f.out.Bytes()))
-	if want := whole(files); !slices.Equal(got, want) {
+	for _, p := range files {
+		if !bytes.Contains(f.out.Bytes(), []byte("==> "+p+" <==\n")) {
+			t.Errorf("no header line for %s", p)
+		}
+	}
+	got := sortedLines(untagged(unheaded(f.out.Bytes())))
+	if want := whole(dir); !slices.Equal(got, want) {
 		t.Errorf("the summary lines differ from those of the files read whole: got %d, want %d", len(got), len(want))
 	}
 }
@@ -549,9 +559,9 @@ func TestFollowStdin(t *testing.T) {
 	}
 }
 
-// TestFollowHelp: the three following filters document -f with an example.
+// TestFollowHelp: the four following filters document -f with an example.
 func TestFollowHelp(t *testing.T) {
-	for _, name := range []string{"agt-parse", "agt-normalize", "agt-streamlog"} {
+	for _, name := range []string{"agt-parse", "agt-normalize", "agt-streamlog", "agt-transcript"} {
 		var out bytes.Buffer
 		Run(context.Background(), apps[name](IO{In: strings.NewReader(""), Out: &out, Err: io.Discard}), []string{name, "--help"})
 		for _, want := range []string{"--follow, -f", "--follow-timeout DURATION", name + " -f ", "With -f (--follow)"} {
@@ -560,9 +570,16 @@ func TestFollowHelp(t *testing.T) {
 			}
 		}
 	}
-	var out bytes.Buffer
-	Run(context.Background(), Transcript(IO{In: strings.NewReader(""), Out: &out, Err: io.Discard}), []string{"agt-transcript", "--help"})
-	if strings.Contains(out.String(), "--follow") {
-		t.Error("agt-transcript --help offers --follow")
+}
+
+// unheaded is a followed summary without its "==> FILE <==" header lines
+// and the blank lines before them.
+func unheaded(out []byte) []byte {
+	var b bytes.Buffer
+	for _, l := range strings.SplitAfter(string(out), "\n") {
+		if l != "\n" && !strings.HasPrefix(l, "==> ") {
+			b.WriteString(l)
+		}
 	}
+	return b.Bytes()
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	stdio "io"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/agt-project/agt"
@@ -46,9 +47,11 @@ Examples:
    agt-streamlog --mode raw rollout.jsonl > rollout.stream.jsonl
    agt-streamlog -f ~/.claude/projects/-home-me-app/   # the running session and its subagents, live
 
-`+followHelp+` Sessions of followed files have no end while they are
-followed: their lines carry the running totals, and no closing line is
-written.
+`+followHelp+` In summary mode the lines of followed files are headed,
+like tail's, by a "==> FILE <==" line whenever the file changes. Sessions
+of followed files have no end while they are
+followed: their lines carry the running totals, and each gets its closing
+line (the totals agt-transcript gives it) when following ends.
 
 Exit status: 0 done (or following ended), 1 an input could not be read or a
 data error under --strict, 2 usage error, 130 interrupted.`)
@@ -90,29 +93,62 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		}
 		var stopBeat func()
 		if mode == transcript.LogSummary {
-			sum = transcript.NewSummary(stage.NewWriter(io.Out), colored(io.Out))
+			var to stdio.Writer = stage.NewWriter(io.Out)
+			var head *headed
+			if fl != nil { // the lines of followed files interleave: say whose they are
+				head = &headed{w: to.(*stage.Writer)}
+				to = head
+			}
+			sum = transcript.NewSummary(to, colored(io.Out))
 			sum.Width = lineWidth(io.Out)
+			if fl != nil && fl.FromEnd {
+				sum.Past = fl.Past // counted, not shown
+			}
 			if live(fl, operands(c), io.In) {
 				// a live run: events without a time are given the
 				// clock's (burn rate), and running tools a heartbeat
 				sum.Clock, sum.Heartbeat = time.Now, c.Duration("heartbeat")
 				stopBeat = heartbeat(sum)
 			}
-			out = sum
-			if args := operands(c); fl == nil || len(args) == 0 || args[0] == stage.StdinPath {
-				// the sessions as agt-transcript makes them: a record
-				// several copies hold shows once, and a session's closing
-				// line has its transcript's totals; followed files are
-				// read side by side and none ends while followed: their
-				// events are shown as they come (out = sum), each line
-				// naming its session, and no session is closed
-				cons = transcript.NewConsolidator(provider.UnitKey, false, func(_ string, t *transcript.Transcript, _ []agt.Event) error {
-					return sum.End(t)
-				})
-				cons.Window, cons.Each, cons.Warn = n.Window, sum.Event, warner(c, io)
-				cons.Out = sum.Flush // a live run's lines go out as they come
-				out = cons
+			// the sessions as agt-transcript makes them: a record several
+			// copies hold shows once, and a session's closing line has its
+			// transcript's totals; followed (-f), the sessions of the files
+			// read side by side are held open until following ends, each
+			// line naming its session, and then closed
+			last := "" // the file of the last event shown (-f)
+			cons = transcript.NewConsolidator(provider.UnitKey, false, func(_ string, t *transcript.Transcript, _ []agt.Event) error {
+				if head != nil { // a closing line is the session's, under no file's header
+					if err := sum.Flush(); err != nil {
+						return err
+					}
+					head.next, last = "", ""
+				}
+				return sum.End(t)
+			})
+			cons.Window, cons.Each, cons.Warn = n.Window, sum.Event, warner(c, io)
+			if head != nil {
+				cons.Each = func(ev *agt.Event) error {
+					if p := ev.Src.Path; p != last {
+						if err := sum.Flush(); err != nil { // the lines of the file before go first
+							return err
+						}
+						head.next, last = "==> "+agt.Printable(p)+" <==\n", p
+					}
+					return sum.Event(ev)
+				}
 			}
+			// a terminal resized: the lines from then on take its width
+			var cols atomic.Int64
+			cols.Store(int64(sum.Width))
+			defer watchWidth(io.Out, func(n int) { cols.Store(int64(n)) })()
+			each := cons.Each
+			cons.Each = func(ev *agt.Event) error {
+				sum.SetWidth(int(cols.Load())) // on the goroutine that writes the lines
+				return each(ev)
+			}
+			cons.Hold = fl != nil
+			cons.Out = sum.Flush // a live run's lines go out as they come
+			out = cons
 		}
 		st, err := read(c, cfg, fl, inputs, out, io.Err)
 		if stopBeat != nil {
@@ -185,3 +221,30 @@ var colorModes = map[string]func(out stdio.Writer) bool{
 	"always": func(stdio.Writer) bool { return true },
 	"never":  func(stdio.Writer) bool { return false },
 }
+
+// headed writes a header line (tail's "==> FILE <==") before the next
+// bytes written, when one is set: a file whose events print nothing gets
+// none. Headers after the first follow a blank line, as tail's do.
+type headed struct {
+	w     *stage.Writer
+	next  string
+	wrote bool
+}
+
+func (h *headed) Write(p []byte) (int, error) {
+	if h.next != "" && len(p) > 0 {
+		head := h.next
+		if h.wrote {
+			head = "\n" + head
+		}
+		h.next = ""
+		if _, err := h.w.Write([]byte(head)); err != nil {
+			return 0, err
+		}
+	}
+	h.wrote = h.wrote || len(p) > 0
+	return h.w.Write(p)
+}
+
+// Flush flushes the writer under it (Summary.Flush asks).
+func (h *headed) Flush() error { return h.w.Flush() }

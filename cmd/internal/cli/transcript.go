@@ -65,6 +65,12 @@ Examples:
    agt-transcript -o out/ ~/.claude/projects ~/.codex/sessions old-sessions.tar.gz
    AGT_STREAM_LOG=summary agt-transcript -o out/ ~/.codex/sessions
    agt-transcript --format otlp ~/.claude/projects > traces.jsonl
+   agt-transcript -f ~/.claude/projects/-home-me-app/   # at the end: its sessions, as read whole
+
+`+followHelp+` Followed, the sessions are written when following ends, as
+reading the files whole then gives them (-o is not followed). On standard
+input, -f tells that the events come from a followed run (agt-parse -f):
+their sessions are interleaved, and each is written when the input ends.
 
 Exit status: 0 done (data errors are reported, not fatal), 1 an input could not
 be read, the output could not be written, or a data error under --strict,
@@ -79,12 +85,23 @@ be read, the output could not be written, or a data error under --strict,
 		&cli.BoolFlag{Name: "no-content", Usage: "with --format otlp: leave what was said (messages, system instructions, tool arguments and results) out of the spans; names, times, usage and statuses stay"},
 	)
 	app.Flags = append(app.Flags, normalizeFlags()...)
+	app.Flags = append(app.Flags, followFlags()...)
 	app.Action = func(c *cli.Context) error {
 		cfg, err := parseConfig(c)
 		if err != nil {
 			return err
 		}
 		out := c.String("output")
+		fl, err := following(c)
+		if err != nil {
+			return err
+		}
+		if fl != nil && fl.FromEnd {
+			return Usagef("--from-end: agt-transcript writes whole sessions (agt-streamlog -f --from-end shows what comes)")
+		}
+		if fl != nil && out != "" {
+			return Usagef("-f writes the transcripts to stdout when following ends: leave out -o")
+		}
 		format, ok := formats[c.String("format")]
 		if !ok {
 			return Usagef("--format %q: want agt, atif, atif-v1.7, otlp or agentv", c.String("format"))
@@ -111,7 +128,8 @@ be read, the output could not be written, or a data error under --strict,
 			w := stage.NewWriter(io.Out)
 			cons := transcript.NewConsolidator(provider.UnitKey, false, func(_ string, t *transcript.Transcript, _ []agt.Event) error { return format.Write(w, t) })
 			cons.Window, cons.Out, cons.Warn = n.Window, w.Flush, warner(c, io)
-			st, err := read(c, cfg, nil, inputs, cons, io.Err)
+			cons.Hold = fl != nil // followed, sessions interleave: none ends before following does
+			st, err := read(c, cfg, fl, inputs, cons, io.Err)
 			if err == nil || interrupted(c, err) {
 				// interrupted, the sessions read so far are written as
 				// they stand: a live run's transcript up to the interrupt
