@@ -70,6 +70,18 @@ var convs = map[string]*conv{
 	// skill and plugin.
 	"skill":  {in: skillIn, out: func(*rctx) {}, keep: []string{"skill"}},
 	"qskill": {in: qskillIn, out: qskillOut, keep: []string{"skill"}},
+	// search: Codex's web_search action {type: search, query, queries}:
+	// the canonical input is the search (type left out); it renders as
+	// the action again, type search.
+	"search": {in: func(c *nctx) {
+		if c.in.str("type") == "search" {
+			c.in.del("type")
+		}
+	}, out: func(c *rctx) {
+		if !c.out.has("type") {
+			c.out.setStr("type", "search")
+		}
+	}},
 	// urlprompt: Gemini's web_fetch takes a prompt holding the URLs; url is
 	// the first of them.
 	"urlprompt": {in: urlpromptIn, out: urlpromptOut},

@@ -143,3 +143,23 @@ func TestRenderWarns(t *testing.T) {
 		}
 	}
 }
+
+// TestWebSearchToCodex: a web search renders for Codex as the action its
+// web_search_call items carry, {type: search, query}, whatever agent made it.
+func TestWebSearchToCodex(t *testing.T) {
+	claude := &agt.Tool{NativeName: "WebSearch", NativeInput: agt.Raw(`{"query":"golang release"}`)}
+	canon.Normalize("claude", claude)
+	name, in := canon.Render("codex", "claude", claude)
+	if name != "web_search" || string(in) != `{"query":"golang release","type":"search"}` {
+		t.Errorf("claude → codex: %s %s", name, in)
+	}
+	codex := &agt.Tool{NativeName: "web_search", NativeInput: agt.Raw(`{"type":"search","query":"example","queries":["example"]}`)}
+	canon.Normalize("codex", codex)
+	if string(codex.Input) != `{"query":"example","queries":["example"]}` {
+		t.Errorf("codex canonical input %s", codex.Input)
+	}
+	codex.NativeName = "" // rendered from the canonical call, not given back
+	if name, in := canon.Render("codex", "gemini", codex); name != "web_search" || string(in) != `{"query":"example","queries":["example"],"type":"search"}` {
+		t.Errorf("codex → codex: %s %s", name, in)
+	}
+}

@@ -70,7 +70,7 @@ var rowCases = []rowCase{
 	{"codex", "file_change", `{"changes":[{"path":"/r/hello.txt","kind":"add"}]}`, "Write", "write", "builtin", `{"changes":[{"path":"/r/hello.txt","kind":"add"}],"file_path":"/r/hello.txt","files":[{"path":"/r/hello.txt","op":"add"}]}`, ""},
 	{"codex", "update_plan", `{"plan":[{"step":"a","status":"completed"}],"explanation":"e"}`, "TodoWrite", "plan", "builtin", `{"todos":[{"content":"a","status":"completed"}],"explanation":"e"}`, ""},
 	{"codex", "todo_list", `{"items":[{"text":"a","completed":false}]}`, "TodoWrite", "plan", "builtin", `{"todos":[{"content":"a","completed":false}]}`, ""},
-	{"codex", "web_search", `{"type":"search","query":"q","queries":["q"]}`, "WebSearch", "fetch", "builtin", `{"type":"search","query":"q","queries":["q"]}`, ""},
+	{"codex", "web_search", `{"type":"search","query":"q","queries":["q"]}`, "WebSearch", "fetch", "builtin", `{"query":"q","queries":["q"]}`, ""},
 	{"codex", "web_search", `{"type":"open_page","url":"https://x"}`, "WebFetch", "fetch", "builtin", `{"type":"open_page","url":"https://x"}`, ""},
 	{"codex", "tool_search", `{"query":"github","limit":8}`, "ToolSearch", "other", "builtin", `{"query":"github","limit":8}`, ""},
 	{"codex", "list_mcp_resources", `{"server":"docs"}`, "ListMcpResourcesTool", "read", "builtin", `{"server":"docs"}`, ""},

@@ -39,7 +39,7 @@ var toolRows = []canon.Row{
 	{Provider: "codex", Native: "todo_list", Name: "TodoWrite", Fields: "items=todos[text=content]", Out: "-"},
 	{Provider: "codex", Native: "web_search", If: "type=open_page", Name: "WebFetch", Out: "-"},
 	{Provider: "codex", Native: "web_search", If: "type=find_in_page", Name: "WebFetch", Out: "-"},
-	{Provider: "codex", Native: "web_search", Name: "WebSearch"},
+	{Provider: "codex", Native: "web_search", Name: "WebSearch", Conv: "search"},
 	{Provider: "codex", Native: "web_search_call", Name: "WebSearch", Out: "-"},
 	{Provider: "codex", Native: "view_image", Name: "Read", Fields: "path=file_path", Out: "-"},
 	{Provider: "codex", Native: "tool_search", Name: "ToolSearch", Kind: canon.KindOther},
