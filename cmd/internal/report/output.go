@@ -17,8 +17,7 @@ type column struct {
 	head, name string // the table's heading, the TSV's and JSON's name
 	key        int    // the index of a view's key, or -1 for a figure
 	value      func(r *Row) string
-	plain      func(r *Row) string // the TSV's value (no separators)
-	drop       int                 // the order in which a narrow table drops it (1 first); 0: never
+	drop       int // the order in which a narrow table drops it (1 first); 0: never
 }
 
 // heads are the table headings of the views.
