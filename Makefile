@@ -66,7 +66,7 @@ dist: man completions
 		name=agt-$(DIST_VERSION)-$$os-$$arch; d=dist/$$name; mkdir -p $$d; \
 		echo "== $$name"; \
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build $(BUILDFLAGS) -o $$d/ $(FILTERS); \
-		cp -R LICENSE README.md man completions $$d/; \
+		cp -R LICENSE README.md docs man completions $$d/; \
 		mkdir -p $$d/examples && cp $(EXAMPLES) $$d/examples/; \
 		tar -C dist -czf $$d.tar.gz $$name; rm -rf $$d; done
 	cd dist && if command -v sha256sum >/dev/null; then sha256sum *.tar.gz; else shasum -a 256 *.tar.gz; fi > SHA256SUMS
