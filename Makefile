@@ -88,8 +88,7 @@ lint:
 # folder (SHARED, or AGT_CORPUS for the corpus alone): without it they
 # skip, and one line says so.
 # check: what CI adds (.ci/run runs both): staticcheck, the long tests
-# (the whole corpus, the long cases, the fuzz seeds of every target) and
-# the race detector.
+# (the whole corpus, the long cases) and the race detector.
 CORPUS := $(or $(AGT_CORPUS),$(SHARED)/corpus)
 
 test: vet
@@ -98,8 +97,12 @@ test: vet
 
 check: lint long race
 
+# long: the packages whose tests -short cuts (the whole corpus, the long
+# cases), without it; the others ran whole in make test, the fuzz seeds of
+# every target with them.
+LONG_PKGS = $(sort $(dir $(shell grep -rl --include='*_test.go' 'testing.Short()' .)))
 long:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 $(LONG_PKGS)
 
 # race: the packages that run goroutines, under the race detector; -short
 # samples the corpus-wide property tests and leaves out the largest inputs.

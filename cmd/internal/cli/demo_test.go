@@ -18,7 +18,7 @@ func TestDemo(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("make not installed")
 	}
-	if docRace {
+	if raceBuild {
 		t.Skip("under the race detector: make demo runs in the plain build")
 	}
 	dir, env := docSandbox(t)

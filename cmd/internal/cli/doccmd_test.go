@@ -243,7 +243,7 @@ func TestDocCommands(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not installed")
 	}
-	if docRace {
+	if raceBuild {
 		t.Skip("under the race detector: the docs' commands run in the plain build")
 	}
 	var mu sync.Mutex

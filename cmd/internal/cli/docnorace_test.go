@@ -2,4 +2,4 @@
 
 package cli
 
-const docRace = false
+const raceBuild = false

@@ -21,6 +21,9 @@ import (
 // session continued by a named one is the named one's), and -o writes no
 // hashed name (no session split over two files).
 func TestCorpusOneTranscriptPerSession(t *testing.T) {
+	if raceBuild {
+		t.Skip("a corpus-wide property, not concurrency: make long runs it")
+	}
 	corpus := providertest.CorpusDir(t)
 	pairs := map[string]bool{}
 	var continued []string

@@ -16,6 +16,9 @@ import (
 // made a Read, LS, Glob or Grep says via shell, and none of them prints
 // text of its own (echo, printf) or writes (a redirection, tee).
 func TestKeepShellCorpus(t *testing.T) {
+	if raceBuild {
+		t.Skip("a corpus-wide property, not concurrency: make long runs it")
+	}
 	dir := filepath.Join(providertest.CorpusDir(t), "claude")
 	calls := func(args ...string) []agt.Tool {
 		out := runApp(t, Normalize, nil, append(args, "-q", dir)...)

@@ -72,6 +72,9 @@ func TestPipeEqualsFused(t *testing.T) {
 // TestWorkersSameTranscripts: -j 1 and -j 8 write the same files.
 func TestWorkersSameTranscripts(t *testing.T) {
 	dir := providertest.CorpusDir(t)
+	if raceBuild { // the race detector on the Claude Code part, the largest
+		dir = filepath.Join(dir, "claude")
+	}
 	out1, out8 := t.TempDir(), t.TempDir()
 	runApp(t, Transcript, nil, "-q", "-j", "1", "--stream-log", "raw", "-o", out1, dir)
 	runApp(t, Transcript, nil, "-q", "-j", "8", "--stream-log", "raw", "-o", out8, dir)

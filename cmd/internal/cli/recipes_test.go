@@ -92,6 +92,9 @@ type dayFigures struct {
 // to its reference total; jq's figures (when jq is installed) and DuckDB's
 // (when on PATH) are the same.
 func TestRecipes(t *testing.T) {
+	if raceBuild {
+		t.Skip("a corpus-wide property, not concurrency: make long runs it")
+	}
 	corpus := providertest.CorpusDir(t)
 	raw, err := os.ReadFile(filepath.Join(corpus, "reference.json"))
 	if err != nil {
