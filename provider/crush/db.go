@@ -1,46 +1,21 @@
 package crush
 
 import (
-	"bytes"
 	"database/sql"
 	"errors"
 	"io"
-	"os"
 
 	"github.com/agt-project/agt"
 
 	"github.com/agt-project/agt/provider/internal/sqlitero"
 )
 
-const sqliteMagic = "SQLite format 3\x00"
-
 // errForeign is the error of a SQLite database that is not Crush's.
 var errForeign = errors.New("not a Crush database (no sessions table, no messages table with parts)")
 
 // isCrushDB tells whether path is a regular file holding a SQLite database
 // with Crush's tables.
-func isCrushDB(path string) bool {
-	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() {
-		return false
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	head := make([]byte, len(sqliteMagic))
-	n, _ := io.ReadFull(f, head)
-	f.Close()
-	if !bytes.Equal(head[:n], []byte(sqliteMagic)) {
-		return false
-	}
-	db, err := openDB(path)
-	if err != nil {
-		return false
-	}
-	db.Close()
-	return true
-}
+func isCrushDB(path string) bool { return sqlitero.Holds(path, openDB) }
 
 // openDB opens the database at path if it has Crush's tables.
 func openDB(path string) (*sqlitero.DB, error) {
@@ -50,17 +25,7 @@ func openDB(path string) (*sqlitero.DB, error) {
 
 // openRows streams the rows of the database at path as JSON lines.
 func openRows(path string) (io.ReadCloser, error) {
-	db, err := openDB(path)
-	if err != nil {
-		return nil, err
-	}
-	pr, pw := io.Pipe()
-	go func() {
-		err := writeRows(db.DB, pw)
-		db.Close()
-		pw.CloseWithError(err)
-	}()
-	return pr, nil
+	return sqlitero.Stream(path, openDB, func(db *sqlitero.DB, w io.Writer) error { return writeRows(db.DB, w) })
 }
 
 // tables are the tables read after each session, with their order.

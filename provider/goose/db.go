@@ -1,44 +1,19 @@
 package goose
 
 import (
-	"bytes"
 	"errors"
 	"io"
-	"os"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider/internal/sqlitero"
 )
 
-const sqliteMagic = "SQLite format 3\x00"
-
 // errForeign is the error of a SQLite database that is not Goose's.
 var errForeign = errors.New("not a Goose database (no sessions table with working_dir, no messages table with content_json)")
 
-// isGooseDB tells whether path is a regular file holding a SQLite
-// database with Goose's tables.
-func isGooseDB(path string) bool {
-	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() {
-		return false
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	head := make([]byte, len(sqliteMagic))
-	n, _ := io.ReadFull(f, head)
-	f.Close()
-	if !bytes.Equal(head[:n], []byte(sqliteMagic)) {
-		return false
-	}
-	db, err := openDB(path)
-	if err != nil {
-		return false
-	}
-	db.Close()
-	return true
-}
+// isGooseDB tells whether path is a regular file holding a SQLite database
+// with Goose's tables.
+func isGooseDB(path string) bool { return sqlitero.Holds(path, openDB) }
 
 // openDB opens the database at path if it has Goose's tables.
 func openDB(path string) (*sqlitero.DB, error) {
@@ -47,19 +22,7 @@ func openDB(path string) (*sqlitero.DB, error) {
 }
 
 // openRows streams the rows of the database at path as JSON lines.
-func openRows(path string) (io.ReadCloser, error) {
-	db, err := openDB(path)
-	if err != nil {
-		return nil, err
-	}
-	pr, pw := io.Pipe()
-	go func() {
-		err := writeRows(db, pw)
-		db.Close()
-		pw.CloseWithError(err)
-	}()
-	return pr, nil
-}
+func openRows(path string) (io.ReadCloser, error) { return sqlitero.Stream(path, openDB, writeRows) }
 
 // line is one row as the parser reads it.
 type line struct {

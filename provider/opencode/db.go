@@ -25,7 +25,7 @@ import (
 // id columns put back (at the end, where `opencode export` writes them).
 
 // DBMagic opens every SQLite database file.
-const DBMagic = "SQLite format 3\x00"
+const DBMagic = sqlitero.Magic
 
 // IsDB reports whether head, the first bytes of a file, opens a SQLite
 // database.

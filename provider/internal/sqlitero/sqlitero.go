@@ -202,3 +202,50 @@ func Each(db *sql.DB, q string, args []any, fn func(map[string]any) error) error
 	}
 	return rows.Err()
 }
+
+// Magic opens every SQLite database file.
+const Magic = "SQLite format 3\x00"
+
+// Holds tells whether path is a regular file holding a SQLite database
+// that open accepts (an agent's opener, which checks its tables). Only
+// regular files are looked into: reading the head of a pipe would take it
+// from its reader.
+func Holds(path string, open func(string) (*DB, error)) bool {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	head := make([]byte, len(Magic))
+	n, _ := io.ReadFull(f, head)
+	f.Close()
+	if string(head[:n]) != Magic {
+		return false
+	}
+	db, err := open(path)
+	if err != nil {
+		return false
+	}
+	db.Close()
+	return true
+}
+
+// Stream opens the database at path with open and returns what write
+// writes of it (the rows as lines a parser reads), written on a goroutine
+// of its own; a read error ends the stream after what was written.
+func Stream(path string, open func(string) (*DB, error), write func(*DB, io.Writer) error) (io.ReadCloser, error) {
+	db, err := open(path)
+	if err != nil {
+		return nil, err
+	}
+	pr, pw := io.Pipe()
+	go func() {
+		err := write(db, pw)
+		db.Close()
+		pw.CloseWithError(err)
+	}()
+	return pr, nil
+}
