@@ -40,10 +40,7 @@ func TestDask(t *testing.T) {
 	units := corpusUnits(t)
 	dir := t.TempDir()
 	tr := build(t)
-	parse := filepath.Join(dir, "agt-parse")
-	if b, err := exec.Command("go", "build", "-o", parse, "../agt-parse").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
+	parse := buildParse(t, dir)
 	events, err := exec.Command(parse, append([]string{"-q"}, units...)...).Output()
 	if err != nil {
 		t.Fatal(err)

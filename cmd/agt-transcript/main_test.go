@@ -34,6 +34,15 @@ func build(t *testing.T) string {
 	return bin
 }
 
+// buildParse builds agt-parse into dir.
+func buildParse(t *testing.T, dir string) string {
+	parse := filepath.Join(dir, "agt-parse")
+	if b, err := exec.Command("go", "build", "-o", parse, "../agt-parse").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	return parse
+}
+
 // files maps the files below root to their contents, the index and the
 // lock file included.
 func files(t *testing.T, root string) map[string][]byte {

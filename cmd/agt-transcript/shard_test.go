@@ -118,10 +118,7 @@ func TestShards(t *testing.T) {
 	units := corpusUnits(t)
 	dir := t.TempDir()
 	tr := build(t)
-	parse := filepath.Join(dir, "agt-parse")
-	if b, err := exec.Command("go", "build", "-o", parse, "../agt-parse").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
+	parse := buildParse(t, dir)
 	single := func(bin string, args ...string) []byte {
 		out, err := exec.Command(bin, append(append([]string{"-q"}, args...), units...)...).Output()
 		if err != nil {
