@@ -96,18 +96,40 @@ func NormalizeIn(provider, cwd string, t *agt.Tool) { normalizeTool(provider, cw
 
 // NormalizeKeep is NormalizeIn that keeps a shell call that only reads,
 // lists or searches a Bash call (its kind says what it does, its origin
-// is still set) instead of reclassifying it. A call kept so (via shell,
-// name Bash) stays kept when it is normalized again without it.
+// is still set) instead of reclassifying it, and a call of Vocabulary's
+// under its own name (Claude Code's MultiEdit stays MultiEdit, its input
+// canonical). A call kept so stays kept when it is normalized again
+// without it.
 func NormalizeKeep(provider, cwd string, t *agt.Tool) { normalizeTool(provider, cwd, true, t) }
 
 func normalizeTool(provider, cwd string, keep bool, t *agt.Tool) {
-	keep = keep || t.Via == ViaShell && t.Name == "Bash"
-	n := normalize(provider, cwd, keep, t.NativeName, t.NativeInput, t.MCP)
+	n := normalizeCall(provider, cwd, keep || kept(provider, t), t)
 	t.Name, t.Kind, t.Origin, t.Via, t.MCP, t.Input = n.name, n.kind, n.origin, n.via, n.mcp, n.input
 	if t.Name == "" {
 		t.Name = agt.UnknownTool // a call whose log names no tool
 	}
 }
+
+// kept tells whether t was normalized before by NormalizeKeep and left so:
+// a shell call kept Bash (via shell), or a call of Vocabulary's under its
+// own name (its origin set).
+func kept(provider string, t *agt.Tool) bool {
+	return t.Via == ViaShell && t.Name == "Bash" ||
+		provider == Vocabulary && t.Origin != "" && t.NativeName != "" && t.Name == t.NativeName
+}
+
+// normalizeCall normalizes t's native call; keep as NormalizeKeep does.
+func normalizeCall(provider, cwd string, keep bool, t *agt.Tool) norm {
+	n := normalize(provider, cwd, keep, t.NativeName, t.NativeInput, t.MCP)
+	if keep && provider == Vocabulary && t.NativeName != "" {
+		n.name = t.NativeName // the vocabulary's own calls pass through (MultiEdit, KillBash)
+	}
+	return n
+}
+
+// Vocabulary is the provider whose tool names the canonical table takes
+// (Claude Code's): with NormalizeKeep its calls keep their names.
+const Vocabulary = "claude"
 
 // norm is a normalized call.
 type norm struct {
@@ -232,8 +254,7 @@ func RenderIn(to, from, cwd string, t *agt.Tool) (name string, input agt.Raw, wa
 // unchanged reports whether t's canonical name and input are what
 // Normalize gives for its native ones.
 func unchanged(provider, cwd string, t *agt.Tool) bool {
-	keep := t.Via == ViaShell && t.Name == "Bash"
-	n := normalize(provider, cwd, keep, t.NativeName, t.NativeInput, t.MCP)
+	n := normalizeCall(provider, cwd, kept(provider, t), t)
 	return n.name == t.Name && bytes.Equal(n.input, t.Input)
 }
 

@@ -12,7 +12,8 @@ import (
 )
 
 // TestKeepShellCorpus: over every Claude Code session of the corpus,
-// --keep-shell leaves every Bash call a Bash call; without it, each call
+// --keep-shell leaves every call its own name (every Bash call a Bash
+// call), through a later normalization too; without it, each call
 // made a Read, LS, Glob or Grep says via shell, and none of them prints
 // text of its own (echo, printf) or writes (a redirection, tee).
 func TestKeepShellCorpus(t *testing.T) {
@@ -20,8 +21,7 @@ func TestKeepShellCorpus(t *testing.T) {
 		t.Skip("a corpus-wide property, not concurrency: make long runs it")
 	}
 	dir := filepath.Join(providertest.CorpusDir(t), "claude")
-	calls := func(args ...string) []agt.Tool {
-		out := runApp(t, Normalize, nil, append(args, "-q", dir)...)
+	all := func(out []byte) []agt.Tool {
 		var tools []agt.Tool
 		sc := bufio.NewScanner(bytes.NewReader(out))
 		sc.Buffer(nil, 1<<30)
@@ -30,11 +30,34 @@ func TestKeepShellCorpus(t *testing.T) {
 			if err := agt.API.Unmarshal(sc.Bytes(), &ev); err != nil {
 				t.Fatal(err)
 			}
-			if ev.Kind == agt.KindToolCall && ev.Tool != nil && ev.Tool.NativeName == "Bash" {
+			if ev.Kind == agt.KindToolCall && ev.Tool != nil {
 				tools = append(tools, *ev.Tool)
 			}
 		}
 		return tools
+	}
+	// --keep-shell leaves every Claude Code call its own name, also when a
+	// later stage normalizes the events again without the flag
+	keptOut := runApp(t, Normalize, nil, "--keep-shell", "-q", dir)
+	again := runApp(t, Normalize, keptOut, "-q")
+	for i, pair := range [][]agt.Tool{all(keptOut), all(again)} {
+		for _, tool := range pair {
+			if tool.Name != tool.NativeName {
+				t.Errorf("--keep-shell (pass %d): %s became %s", i+1, tool.NativeName, tool.Name)
+			}
+		}
+	}
+	if !bytes.Equal(keptOut, again) {
+		t.Errorf("normalizing kept events again changes them")
+	}
+	calls := func(args ...string) []agt.Tool { // the Bash calls
+		var bash []agt.Tool
+		for _, tool := range all(runApp(t, Normalize, nil, append(args, "-q", dir)...)) {
+			if tool.NativeName == "Bash" {
+				bash = append(bash, tool)
+			}
+		}
+		return bash
 	}
 	kept, shellKinds := 0, 0
 	for _, tool := range calls("--keep-shell") {

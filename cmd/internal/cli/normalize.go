@@ -17,7 +17,7 @@ func normalizeFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "to", Usage: "render tool calls with provider `P`'s native names and parameter layout (" + targets() + ")"},
 		&cli.StringFlag{Name: "model", Usage: "the `MODEL` of usage and assistant events that name none (codex exec --json), for their cost and context window"},
-		&cli.BoolFlag{Name: "keep-shell", Usage: "keep every shell call a Bash call: one that only reads, lists or searches keeps its name, with its kind and via \"shell\" saying so (by default it becomes Read, LS, Glob or Grep)"},
+		&cli.BoolFlag{Name: "keep-shell", Usage: "keep every shell call a Bash call (one that only reads, lists or searches keeps its name, with its kind and via \"shell\" saying so; by default it becomes Read, LS, Glob or Grep), and every Claude Code call its own name"},
 		&cli.StringFlag{Name: "prices", Usage: "price table `FILE` (LiteLLM's JSON format, or agt's) instead of the embedded one", TakesFile: true},
 	}
 }
