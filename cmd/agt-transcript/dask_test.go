@@ -110,3 +110,35 @@ func exitCode(err error) int {
 	}
 	return -1
 }
+
+// TestDaskUnitsFile: a units file that is missing, empty or blank, or a
+// call without one, ends the script with one line and a non-zero exit,
+// before any cluster starts.
+func TestDaskUnitsFile(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	dir := t.TempDir()
+	empty, blank := filepath.Join(dir, "empty.tsv"), filepath.Join(dir, "blank.tsv")
+	os.WriteFile(empty, nil, 0o644)
+	os.WriteFile(blank, []byte("\n \n\t\n"), 0o644)
+	script := filepath.Join(providertest.RepoRoot(t), "examples", "agt_dask.py")
+	for _, c := range []struct {
+		args []string
+		code int
+		say  string
+	}{
+		{[]string{filepath.Join(dir, "gone.tsv")}, 1, "gone.tsv: No such file"},
+		{[]string{empty}, 1, "empty.tsv: no units"},
+		{[]string{blank}, 1, "blank.tsv: no units"},
+		{nil, 2, "no units file"},
+		{[]string{empty, "--workers", "0"}, 2, "--workers takes a number of at least 1"},
+		{[]string{empty, "--scheduler"}, 2, "flag needs an argument: --scheduler"},
+	} {
+		out, err := exec.Command(py, append([]string{script}, c.args...)...).CombinedOutput()
+		if code := exitCode(err); code != c.code || !strings.Contains(string(out), c.say) {
+			t.Errorf("%v: exit %d, %q; want %d, %q", c.args, code, out, c.code, c.say)
+		}
+	}
+}
