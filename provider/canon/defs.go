@@ -21,7 +21,7 @@ import (
 // array, a:s array of strings, a:o array of objects, a:i array of
 // integers, * any. A spec "*" leaves the input open (a hosted tool or one
 // whose schema is not known). Where the members are inferred from the
-// corpus rather than a published schema, docs/decisions.md says so.
+// corpus rather than a published schema, docs/rules/normalize.md says so.
 
 // Def is one native tool's definition (a provider's Tools.Defs).
 type Def struct {
