@@ -252,11 +252,7 @@ func (p *taskParser) mcp(em *agt.Emitter, m *uiMessage) {
 		}{u.ServerName, u.URI}), nil, "mcp")
 		return
 	}
-	args := agt.Raw(u.Arguments)
-	if u.Arguments == "" || !agt.Valid(args) {
-		args = agt.Raw(`{}`)
-	}
-	p.call(em, m, "use_mcp_tool", agt.Compact(args), &agt.MCP{Server: u.ServerName, Tool: u.ToolName}, "mcp")
+	p.call(em, m, "use_mcp_tool", agt.ToolArgs(agt.String(u.Arguments)), &agt.MCP{Server: u.ServerName, Tool: u.ToolName}, "mcp")
 }
 
 func (p *taskParser) mcpResponse(em *agt.Emitter, m *uiMessage) {

@@ -195,7 +195,7 @@ var liveItems = map[string]liveSpec{
 	},
 	"mcp_tool_call": {
 		name:  func(it *liveItem) string { return mcpName(it.Server, it.Tool) },
-		input: func(it *liveItem) agt.Raw { return toolInput(it.Arguments) },
+		input: func(it *liveItem) agt.Raw { return agt.ToolArgs(it.Arguments) },
 		result: func(it *liveItem) agt.Result {
 			if !it.Error.IsNull() {
 				return agt.Result{Output: it.Error, IsError: true}

@@ -106,11 +106,11 @@ var preparers = map[string]func(*item){
 	"message":                 prepareMessage,
 	"agent_message":           func(it *item) { it.joined = joinText(it.Content) },
 	"reasoning":               func(it *item) { it.joined = firstRaw(joinText(it.Summary), joinText(it.Content)) },
-	"function_call":           func(it *item) { it.in = toolInput(it.Arguments) },
-	"custom_tool_call":        func(it *item) { it.in = toolInput(it.Input) },
-	"local_shell_call":        func(it *item) { it.in = toolInput(it.Action) },
-	"tool_search_call":        func(it *item) { it.in = toolInput(it.Arguments) },
-	"web_search_call":         func(it *item) { it.in, it.query = toolInput(it.Action), webQuery(it.Action) },
+	"function_call":           func(it *item) { it.in = agt.ToolArgs(it.Arguments) },
+	"custom_tool_call":        func(it *item) { it.in = agt.ToolArgs(it.Input) },
+	"local_shell_call":        func(it *item) { it.in = agt.ToolArgs(it.Action) },
+	"tool_search_call":        func(it *item) { it.in = agt.ToolArgs(it.Arguments) },
+	"web_search_call":         func(it *item) { it.in, it.query = agt.ToolArgs(it.Action), webQuery(it.Action) },
 	"image_generation_call":   func(it *item) { it.in = object("revised_prompt", it.RevisedPrompt) },
 	"image_generation_end":    func(it *item) { it.in = object("revised_prompt", it.RevisedPrompt) },
 	"function_call_output":    func(it *item) { it.exit = outputExit(it.Output) },
@@ -148,7 +148,7 @@ func prepareMCP(it *item) {
 	if it.Invocation != nil {
 		inv = *it.Invocation
 	}
-	it.name, it.in, it.res = mcpName(inv.Server, inv.Tool), toolInput(inv.Arguments), mcpResult(it.Result)
+	it.name, it.in, it.res = mcpName(inv.Server, inv.Tool), agt.ToolArgs(inv.Arguments), mcpResult(it.Result)
 	if inv.Server != "" && inv.Tool != "" {
 		it.mcp = &agt.MCP{Server: inv.Server, Tool: inv.Tool}
 	}
@@ -159,7 +159,7 @@ func prepareWebEnd(it *item) {
 	if it.query == "" {
 		it.query = webQuery(it.Action)
 	}
-	it.in = toolInput(it.Action)
+	it.in = agt.ToolArgs(it.Action)
 	if it.Action == nil {
 		it.in = object("query", it.Query)
 	}

@@ -158,14 +158,7 @@ func (p *sessionParser) item(em *agt.Emitter, it *item, k string) {
 			}
 		}
 		for i, tc := range m.ToolCalls {
-			in := agt.Raw(`{}`)
-			if a := []byte(tc.Function.Arguments); len(a) > 0 {
-				if agt.Valid(a) && a[0] == '{' {
-					in = agt.Compact(a)
-				} else {
-					in = agt.Marshal(map[string]string{"raw": tc.Function.Arguments})
-				}
-			}
+			in := agt.ToolArgs(agt.String(tc.Function.Arguments))
 			p.calls[tc.ID] = em.Emit(agt.Event{Kind: agt.KindToolCall, Model: model, MessageID: m.ID,
 				Tool: &agt.Tool{ID: tc.ID, Name: tc.Function.Name, NativeName: tc.Function.Name, Input: in, NativeInput: in}}, key, "c"+strconv.Itoa(i))
 		}

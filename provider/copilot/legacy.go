@@ -251,7 +251,7 @@ func (run *legacyRun) chatMessage(r record) {
 			if run.shown[tc.ID] {
 				continue
 			}
-			in := toolInput(tc.Function.Arguments)
+			in := agt.ToolArgs(tc.Function.Arguments)
 			name := tc.Function.Name
 			run.calls[tc.ID] = em.Emit(agt.Event{Kind: agt.KindToolCall, MessageID: r.resp,
 				Tool: &agt.Tool{ID: tc.ID, Name: name, NativeName: name, Input: in, NativeInput: in}}, "", "tool:"+tc.ID)
@@ -316,7 +316,7 @@ func (run *legacyRun) timelineEntry(r record) {
 	case "info":
 		em.Emit(agt.Event{Kind: agt.KindMeta, TS: ts, Meta: &agt.Meta{Type: "info", Data: text(t.Text)}}, key, "meta")
 	case "tool_call_completed":
-		in := toolInput(t.Arguments)
+		in := agt.ToolArgs(t.Arguments)
 		call := em.Emit(agt.Event{Kind: agt.KindToolCall, TS: ts, MessageID: run.callResp[t.CallID],
 			Tool: &agt.Tool{ID: t.CallID, Name: t.Name, NativeName: t.Name, Input: in, NativeInput: in}}, key, "tool:"+t.CallID)
 		res := &agt.Result{ID: t.CallID, Call: call}

@@ -325,10 +325,10 @@ func (r *rec) decodeFull(line []byte) error {
 			if name == "" {
 				name = t.ToolName
 			}
-			r.calls = append(r.calls, call{id: t.ToolCallID, name: name, input: toolInput(t.Arguments), mcp: requestMCP(t.MCPServerName, t.MCPToolName, name)})
+			r.calls = append(r.calls, call{id: t.ToolCallID, name: name, input: agt.ToolArgs(t.Arguments), mcp: requestMCP(t.MCPServerName, t.MCPToolName, name)})
 		}
 	case "tool.execution_start":
-		r.calls = []call{{id: d.ToolCallID, name: d.ToolName, input: toolInput(d.Arguments), mcp: mcp(d.MCPServerName, d.MCPToolName)}}
+		r.calls = []call{{id: d.ToolCallID, name: d.ToolName, input: agt.ToolArgs(d.Arguments), mcp: mcp(d.MCPServerName, d.MCPToolName)}}
 	case "tool.execution_complete":
 		r.out = readOutcome(d)
 	case "assistant.usage":

@@ -246,10 +246,7 @@ func (p *liveParser) toolCall(em *agt.Emitter, l *line, ts string) {
 	}
 	switch l.Subtype {
 	case "started":
-		in := body.Args
-		if in.IsNull() || in[0] != '{' {
-			in = agt.Raw(`{}`)
-		}
+		in := agt.ToolArgs(body.Args)
 		id := em.Emit(agt.Event{TS: ts, Kind: agt.KindToolCall, Model: p.model, MessageID: l.ModelCallID,
 			Tool: &agt.Tool{ID: l.CallID, Name: name, NativeName: name, Input: in, NativeInput: in}}, l.CallID, "call")
 		p.calls[l.CallID] = id

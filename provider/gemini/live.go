@@ -152,7 +152,7 @@ func (p *streamParser) Apply(em *agt.Emitter, v any) {
 		}
 		em.Emit(ev, "", "text")
 	case "tool_use":
-		in := toolInput(r.Parameters)
+		in := agt.ToolArgs(r.Parameters)
 		ev.Kind, ev.Model = agt.KindToolCall, p.model
 		ev.Tool = &agt.Tool{ID: r.ToolID, Name: r.ToolName, NativeName: r.ToolName, Input: in, NativeInput: in}
 		id := em.Emit(ev, r.ToolID, "call")

@@ -325,10 +325,7 @@ func toolRequest(c *blockCtx, b *block) {
 		c.emit(agt.Event{Kind: agt.KindSystem, Text: agt.String(msg), Meta: &agt.Meta{Type: b.Type}})
 		return
 	}
-	in := v.Arguments
-	if len(in) == 0 || in[0] != '{' {
-		in = agt.Raw(`{}`)
-	}
+	in := agt.ToolArgs(v.Arguments)
 	name := v.Name
 	if b.Meta != nil && b.Meta.Extension != "" && b.Meta.Extension != "developer" && !strings.Contains(name, "__") {
 		name = b.Meta.Extension + "__" + name // an extension's tool named alone

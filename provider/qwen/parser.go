@@ -189,10 +189,7 @@ func (p *parser) assistant(em *agt.Emitter, r *record, base agt.Event) {
 				fc := pt.FunctionCall
 				ev := base
 				ev.Kind = agt.KindToolCall
-				in := fc.Args
-				if in.IsNull() {
-					in = agt.Raw(`{}`)
-				}
+				in := agt.ToolArgs(fc.Args)
 				ev.Tool = &agt.Tool{ID: fc.ID, Name: fc.Name, NativeName: fc.Name, Input: in, NativeInput: in}
 				id := em.Emit(ev, r.UUID, suffix)
 				if fc.ID != "" {
