@@ -74,7 +74,9 @@ func (p *liveParser) Decode(rec []byte) (any, error) {
 		}
 	}
 	if r.Msg != nil {
-		r.Msg.prepare(rec, "msg")
+		if e := r.Msg.prepare(rec, "msg"); err == nil {
+			err = e
+		}
 	}
 	if it := r.Item; it != nil && it.Type == "web_search" {
 		// The line holds "id" twice (item id, then the search's own id):

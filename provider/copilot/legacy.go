@@ -65,6 +65,7 @@ type legacyParser struct{}
 // Decode reads the whole document, as far as it can be read.
 func (legacyParser) Decode(doc []byte) (any, error) {
 	d := &legacyDoc{}
+	var ferr error // a member of the wrong type
 	d.err = members(doc, func(s *docscan.Scanner, key string) (bool, *docError) {
 		switch key {
 		case "chatMessages":
@@ -83,7 +84,9 @@ func (legacyParser) Decode(doc []byte) (any, error) {
 		v, err := value(s, key)
 		if err == nil && (key == "sessionId" || key == "startTime") {
 			var t string
-			_ = agt.API.Unmarshal(v, &t)
+			if e := agt.DecodeValue(key, v, &t); ferr == nil {
+				ferr = e
+			}
 			if key == "sessionId" {
 				d.sessionID = t
 			} else {
@@ -92,7 +95,7 @@ func (legacyParser) Decode(doc []byte) (any, error) {
 		}
 		return false, err
 	})
-	return d, nil
+	return d, ferr
 }
 
 // legacyRun is the state of one document's Apply.

@@ -184,7 +184,7 @@ func (p *parser) message(em *agt.Emitter, r *row) {
 		suffix := "p" + strconv.Itoa(i)
 		var d partData
 		if len(pt.Data) > 0 && pt.Data[0] == '{' {
-			agt.API.Unmarshal(pt.Data, &d)
+			em.Field("data", pt.Data, &d)
 		}
 		ev := base
 		switch {

@@ -96,7 +96,7 @@ func (p *streamParser) Decode(rec []byte) (any, error) {
 		if e := agt.API.Unmarshal(v.rec.Stats, &st); e != nil && err == nil {
 			err = &agt.FieldError{Msg: "stats: " + e.Error()}
 		}
-		_ = agt.API.Unmarshal(v.rec.Stats, &total)
+		_ = agt.API.Unmarshal(v.rec.Stats, &total) // reported just above
 		v.stats = &st
 		if len(st.Models) == 0 {
 			v.usage = []modelUsage{{"", total.usage()}}

@@ -170,7 +170,7 @@ func toolPart(c *partCtx, p *part) {
 		var task struct {
 			Agent string `json:"subagent_type"`
 		}
-		_ = agt.API.Unmarshal(in, &task)
+		c.em.Field("input", in, &task)
 		c.emit(agt.Event{
 			Kind: agt.KindMeta,
 			TS:   ts(first(st.Time.Start, c.msg.ts)),
@@ -236,7 +236,9 @@ func compactionPart(c *partCtx, p *part) {
 
 func retryPart(c *partCtx, p *part) {
 	var e apiError
-	_ = agt.API.Unmarshal(p.Error, &e)
+	if len(p.Error) > 0 && p.Error[0] == '{' { // else a text
+		c.em.Field("error", p.Error, &e)
+	}
 	c.meta(p, agt.Meta{Subtype: e.Name})
 }
 

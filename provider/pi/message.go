@@ -197,7 +197,7 @@ func detailsAgent(d agt.Raw) string {
 	var v struct {
 		Agent any `json:"agent"`
 	}
-	agt.API.Unmarshal(d, &v)
+	_ = agt.API.Unmarshal(d, &v) // an object into any: never fails
 	s, _ := v.Agent.(string)
 	return s
 }
