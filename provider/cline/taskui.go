@@ -240,10 +240,13 @@ type mcpUse struct {
 // (access_mcp_resource).
 func (p *taskParser) mcp(em *agt.Emitter, m *uiMessage) {
 	var u mcpUse
-	if err := agt.Decode([]byte(m.text()), &u); err != nil && !agt.IsFieldError(err) {
-		em.Errorf("use_mcp_server: %v", err)
-		p.meta(em, m)
-		return
+	if err := agt.Decode([]byte(m.text()), &u); err != nil {
+		if !agt.IsFieldError(err) {
+			em.Errorf("use_mcp_server: %v", err)
+			p.meta(em, m)
+			return
+		}
+		em.Field("text", agt.Raw(m.text()), &u) // says which member
 	}
 	if u.Type == "access_mcp_resource" {
 		p.call(em, m, "access_mcp_resource", agt.Marshal(struct {
