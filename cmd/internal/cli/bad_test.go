@@ -812,6 +812,17 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 			`INSERT INTO messages VALUES ('m3', '../../evil', 'assistant', '{"type":"text"}', 'm', 1700000002, 1700000002, 1700000002, 'p')`,
 		)
 	},
+	// crushtypes DIR: a Crush database whose tool call part names its tool
+	// with a number and writes input that is not JSON
+	"crushtypes": func(t *testing.T, dir string, args ...string) {
+		walDB(t, filepath.Join(dir, args[0]), "crush.db",
+			"CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_session_id TEXT, title TEXT, message_count INTEGER, prompt_tokens INTEGER, completion_tokens INTEGER, cost REAL, updated_at INTEGER, created_at INTEGER, summary_message_id TEXT)",
+			"CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT, role TEXT, parts TEXT, model TEXT, created_at INTEGER, updated_at INTEGER, finished_at INTEGER, provider TEXT)",
+			"INSERT INTO sessions VALUES ('s1', NULL, 't', 2, 10, 5, 0, 1700000000, 1700000000, NULL)",
+			`INSERT INTO messages VALUES ('m1', 's1', 'user', '[{"type":"text","data":{"text":"hi"}}]', NULL, 1700000000, 1700000000, NULL, NULL)`,
+			`INSERT INTO messages VALUES ('m2', 's1', 'assistant', '[{"type":"tool_call","data":{"id":"c1","name":5,"input":"ls -la"}}]', 'm', 1700000001, 1700000001, 1700000001, 'p')`,
+		)
+	},
 	// dir NAME: an empty folder (an output folder inside the case's)
 	"dir": func(t *testing.T, dir string, args ...string) {
 		if err := os.MkdirAll(filepath.Join(dir, args[0]), 0o755); err != nil {
