@@ -77,6 +77,15 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// directives are the checks and run settings a case header may give
+// (run, gen, before, stdin-file and long are read first).
+var directives = map[string]bool{
+	"accounted": true, "contains": true, "env": true, "exit": true, "file": true, "files": true, "fullout": true,
+	"kinds": true, "lines": true, "mode": true, "nocontains": true, "noesc": true, "nofile": true, "nostderr": true,
+	"notmp": true, "notstderr": true, "outside": true, "stable": true, "stderr": true, "stderrlines": true,
+	"stdout": true, "text": true, "umask": true,
+}
+
 var apps = map[string]App{"agt-parse": Parse, "agt-normalize": Normalize, "agt-transcript": Transcript, "agt-streamlog": Streamlog, "agt-report": Report}
 
 func runBadCase(t *testing.T, file string) {
@@ -117,6 +126,8 @@ func runBadCase(t *testing.T, file string) {
 				t.Fatal(err)
 			}
 			stdin = b
+		case !directives[key]: // a misspelt check would pass unseen
+			t.Fatalf("unknown directive %q", key)
 		default:
 			want[key] = append(want[key], val)
 		}
