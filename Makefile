@@ -54,10 +54,10 @@ completions: build
 	@echo "completion scripts in completions/: $(SHELLS)"
 
 # dist: static binaries (CGO_ENABLED=0) for each of DIST_TARGETS, one
-# dist/agt-VERSION-OS-ARCH.tar.gz each (the filters, man pages, completion
-# scripts, the examples the README's recipes use, LICENSE, README), and
-# dist/SHA256SUMS.
-DIST_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+# dist/agt-VERSION-OS-ARCH.tar.gz each (a .zip for Windows, its filters
+# named .exe; the filters, man pages, completion scripts, the examples the
+# README's recipes use, LICENSE, README), and dist/SHA256SUMS.
+DIST_TARGETS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 DIST_VERSION := $(or $(VERSION),devel)
 EXAMPLES     := $(filter-out %_test.go,$(wildcard examples/*))
 dist: man completions
@@ -68,8 +68,9 @@ dist: man completions
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build $(BUILDFLAGS) -o $$d/ $(FILTERS); \
 		cp -R LICENSE README.md docs man completions $$d/; \
 		mkdir -p $$d/examples && cp $(EXAMPLES) $$d/examples/; \
-		tar -C dist -czf $$d.tar.gz $$name; rm -rf $$d; done
-	cd dist && if command -v sha256sum >/dev/null; then sha256sum *.tar.gz; else shasum -a 256 *.tar.gz; fi > SHA256SUMS
+		if [ $$os = windows ]; then (cd dist && zip -qrX $$name.zip $$name); \
+		else tar -C dist -czf $$d.tar.gz $$name; fi; rm -rf $$d; done
+	cd dist && a=$$(ls *.tar.gz *.zip 2>/dev/null); if command -v sha256sum >/dev/null; then sha256sum $$a; else shasum -a 256 $$a; fi > SHA256SUMS
 	@cat dist/SHA256SUMS
 
 vet:

@@ -15,7 +15,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/agt-project/agt"
@@ -132,6 +131,9 @@ type IndexFile struct {
 	Session string `json:"session,omitempty"`
 }
 
+// errLocked is lockFile's answer when another process holds the lock.
+var errLocked = errors.New("locked")
+
 // Lock takes the lock of the output folder root, or fails at once when
 // another run holds it. unlock releases it (the lock file stays).
 func Lock(root string) (unlock func(), err error) {
@@ -147,9 +149,9 @@ func Lock(root string) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(root, LockName), unwrapPath(err))
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := lockFile(f); err != nil {
 		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if errors.Is(err, errLocked) {
 			return nil, fmt.Errorf("%s: another agt-transcript run is writing to this folder", root)
 		}
 		return nil, fmt.Errorf("%s: cannot lock the folder: %w", root, err)

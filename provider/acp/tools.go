@@ -112,7 +112,7 @@ func idName(id string) string {
 // the call ({title, kind, locations, content}).
 func (c *call) input() agt.Raw {
 	if len(c.rawInput) > 0 && !isEmptyObject(c.rawInput) {
-		return toolInput(c.rawInput)
+		return agt.ToolArgs(c.rawInput)
 	}
 	d := struct {
 		Title     string  `json:"title,omitempty"`
@@ -127,21 +127,6 @@ func (c *call) input() agt.Raw {
 		d.Content = c.content
 	}
 	return agt.Marshal(d)
-}
-
-// toolInput makes an input an object: a JSON string holding JSON is
-// decoded, another string becomes {"raw": "..."}.
-func toolInput(in agt.Raw) agt.Raw {
-	if in[0] != '"' {
-		return in
-	}
-	s := in.Str()
-	if t := strings.TrimSpace(s); t != "" && (t[0] == '{' || t[0] == '[') && agt.Valid([]byte(t)) {
-		return agt.Compact([]byte(t))
-	}
-	return agt.Marshal(struct {
-		Raw string `json:"raw"`
-	}{s})
 }
 
 func emptyArray(r agt.Raw) bool {

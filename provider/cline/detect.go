@@ -53,7 +53,7 @@ func taskFormat(line []byte) string {
 	var l struct {
 		Extension string `json:"extension"`
 	}
-	_ = agt.API.Unmarshal(line, &l)
+	_ = agt.API.Unmarshal(line, &l) // detection: a wrong type detects nothing
 	if f := extensions[l.Extension]; f != "" {
 		return f
 	}

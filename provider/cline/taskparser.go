@@ -137,7 +137,7 @@ func (p *taskParser) Apply(em *agt.Emitter, v any) {
 		var md struct {
 			Models []modelUse `json:"model_usage"`
 		}
-		agt.API.Unmarshal(l.Metadata, &md)
+		em.Field("metadata", l.Metadata, &md)
 		p.models = md.Models
 		em.Emit(agt.Event{Kind: agt.KindMeta, Meta: &agt.Meta{Type: "task_metadata", Data: l.Metadata}}, "", "metadata")
 	case tv.item != nil:
@@ -181,7 +181,9 @@ func (p *taskParser) apiMessage(em *agt.Emitter, m *message) {
 	if m.Role == "assistant" {
 		p.pending = p.pending[:0]
 		var bs []block
-		agt.API.Unmarshal(m.Content, &bs)
+		// read again for the ids of its calls: a content of another shape
+		// was reported where its blocks were emitted
+		_ = agt.API.Unmarshal(m.Content, &bs)
 		for _, b := range bs {
 			if b.Type == "tool_use" && b.ID != "" {
 				p.pending = append(p.pending, pendingCall{b.Name, taskCall{b.ID, p.api.calls[b.ID]}})

@@ -240,10 +240,13 @@ type mcpUse struct {
 // (access_mcp_resource).
 func (p *taskParser) mcp(em *agt.Emitter, m *uiMessage) {
 	var u mcpUse
-	if err := agt.Decode([]byte(m.text()), &u); err != nil && !agt.IsFieldError(err) {
-		em.Errorf("use_mcp_server: %v", err)
-		p.meta(em, m)
-		return
+	if err := agt.Decode([]byte(m.text()), &u); err != nil {
+		if !agt.IsFieldError(err) {
+			em.Errorf("use_mcp_server: %v", err)
+			p.meta(em, m)
+			return
+		}
+		em.Field("text", agt.Raw(m.text()), &u) // says which member
 	}
 	if u.Type == "access_mcp_resource" {
 		p.call(em, m, "access_mcp_resource", agt.Marshal(struct {
@@ -252,11 +255,7 @@ func (p *taskParser) mcp(em *agt.Emitter, m *uiMessage) {
 		}{u.ServerName, u.URI}), nil, "mcp")
 		return
 	}
-	args := agt.Raw(u.Arguments)
-	if u.Arguments == "" || !agt.Valid(args) {
-		args = agt.Raw(`{}`)
-	}
-	p.call(em, m, "use_mcp_tool", agt.Compact(args), &agt.MCP{Server: u.ServerName, Tool: u.ToolName}, "mcp")
+	p.call(em, m, "use_mcp_tool", agt.ToolArgs(agt.String(u.Arguments)), &agt.MCP{Server: u.ServerName, Tool: u.ToolName}, "mcp")
 }
 
 func (p *taskParser) mcpResponse(em *agt.Emitter, m *uiMessage) {

@@ -109,7 +109,9 @@ func (c *conv) rolledBack(em *agt.Emitter, it *item) {
 	var p struct {
 		N int `json:"num_turns"`
 	}
-	agt.API.Unmarshal(it.data, &p)
+	if !em.Field("payload", it.data, &p) {
+		return // the error event says what the line holds
+	}
 	c.say(em, agt.KindSystem, agt.String(fmt.Sprintf("conversation rolled back %d turns", p.N)), evMeta(it), "system")
 }
 
@@ -223,7 +225,8 @@ func (c *conv) patchEnd(em *agt.Emitter, it *item) {
 
 // mcpResult reads mcp_tool_call_end.result: {"Ok": CallToolResult} or
 // {"Err": message}.
-func mcpResult(res agt.Raw) agt.Result {
+func (it *item) mcpResult() agt.Result {
+	res := it.Result
 	var v struct {
 		Ok  agt.Raw `json:"Ok"`
 		Err agt.Raw `json:"Err"`
@@ -237,7 +240,7 @@ func mcpResult(res agt.Raw) agt.Result {
 	var ok struct {
 		IsError bool `json:"isError"`
 	}
-	agt.API.Unmarshal(v.Ok, &ok)
+	it.field("Ok", v.Ok, &ok)
 	return agt.Result{Output: v.Ok, IsError: ok.IsError}
 }
 

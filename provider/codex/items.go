@@ -170,14 +170,14 @@ func (c *conv) toolSearchOutput(em *agt.Emitter, it *item) {
 }
 
 // webQuery is action.query of a web search.
-func webQuery(action agt.Raw) string {
-	if len(action) == 0 || action[0] != '{' {
+func (it *item) webQuery() string {
+	if len(it.Action) == 0 || it.Action[0] != '{' {
 		return ""
 	}
 	var a struct {
 		Query string `json:"query"`
 	}
-	agt.API.Unmarshal(action, &a)
+	it.field("action", it.Action, &a)
 	return a.Query
 }
 

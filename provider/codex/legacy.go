@@ -21,7 +21,9 @@ func (p *legacyParser) Decode(rec []byte) (any, error) {
 			return nil, err
 		}
 	}
-	it.prepare(rec, "")
+	if e := it.prepare(rec, ""); err == nil {
+		err = e
+	}
 	it.legacyText()
 	return &it, err
 }
@@ -93,7 +95,9 @@ func (p *docParser) Decode(rec []byte) (any, error) {
 	if !d.Session.IsNull() {
 		doc.sessionRaw = agt.Compact(d.Session)
 		doc.session = &item{}
-		agt.API.Unmarshal(doc.sessionRaw, doc.session)
+		if e := agt.DecodeValue("session", doc.sessionRaw, doc.session); err == nil {
+			err = e
+		}
 	}
 	doc.items = make([]item, len(d.Items))
 	doc.raws = make([]agt.Raw, len(d.Items))
@@ -101,7 +105,9 @@ func (p *docParser) Decode(rec []byte) (any, error) {
 	for i, r := range d.Items {
 		doc.raws[i] = agt.Compact(r)
 		doc.errs[i] = agt.Decode(doc.raws[i], &doc.items[i])
-		doc.items[i].prepare(doc.raws[i], "")
+		if e := doc.items[i].prepare(doc.raws[i], ""); doc.errs[i] == nil {
+			doc.errs[i] = e
+		}
 		doc.items[i].legacyText()
 	}
 	return doc, err

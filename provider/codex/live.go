@@ -74,7 +74,9 @@ func (p *liveParser) Decode(rec []byte) (any, error) {
 		}
 	}
 	if r.Msg != nil {
-		r.Msg.prepare(rec, "msg")
+		if e := r.Msg.prepare(rec, "msg"); err == nil {
+			err = e
+		}
 	}
 	if it := r.Item; it != nil && it.Type == "web_search" {
 		// The line holds "id" twice (item id, then the search's own id):
@@ -195,7 +197,7 @@ var liveItems = map[string]liveSpec{
 	},
 	"mcp_tool_call": {
 		name:  func(it *liveItem) string { return mcpName(it.Server, it.Tool) },
-		input: func(it *liveItem) agt.Raw { return toolInput(it.Arguments) },
+		input: func(it *liveItem) agt.Raw { return agt.ToolArgs(it.Arguments) },
 		result: func(it *liveItem) agt.Result {
 			if !it.Error.IsNull() {
 				return agt.Result{Output: it.Error, IsError: true}

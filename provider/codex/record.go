@@ -19,6 +19,7 @@ type rolloutLine struct {
 // bare records of the legacy formats. Fields whose type differs between
 // payload types stay raw.
 type item struct {
+	err        error  // a member of the wrong type (field)
 	Type       string `json:"type"`
 	RecordType string `json:"record_type"` // legacy {"record_type":"state"}
 	ID         string `json:"id"`
@@ -92,12 +93,21 @@ type item struct {
 // prepare derives what the handlers need from a decoded record, so that
 // the work runs in Decode, in parallel. key names the payload in line
 // ("payload", "msg", or "" for a bare record).
-func (it *item) prepare(line []byte, key string) {
+func (it *item) prepare(line []byte, key string) error {
 	if f := preparers[it.Type]; f != nil {
 		f(it)
 	}
 	if key != "" && metaData[it.Type] {
 		it.data = payloadOf(line, key)
+	}
+	return it.err
+}
+
+// field decodes a member the item keeps as raw JSON into v (agt.DecodeValue);
+// the first wrong type is kept in it.err, for Decode to return.
+func (it *item) field(name string, raw agt.Raw, v any) {
+	if err := agt.DecodeValue(name, raw, v); err != nil && it.err == nil {
+		it.err = err
 	}
 }
 
@@ -106,11 +116,11 @@ var preparers = map[string]func(*item){
 	"message":                 prepareMessage,
 	"agent_message":           func(it *item) { it.joined = joinText(it.Content) },
 	"reasoning":               func(it *item) { it.joined = firstRaw(joinText(it.Summary), joinText(it.Content)) },
-	"function_call":           func(it *item) { it.in = toolInput(it.Arguments) },
-	"custom_tool_call":        func(it *item) { it.in = toolInput(it.Input) },
-	"local_shell_call":        func(it *item) { it.in = toolInput(it.Action) },
-	"tool_search_call":        func(it *item) { it.in = toolInput(it.Arguments) },
-	"web_search_call":         func(it *item) { it.in, it.query = toolInput(it.Action), webQuery(it.Action) },
+	"function_call":           func(it *item) { it.in = agt.ToolArgs(it.Arguments) },
+	"custom_tool_call":        func(it *item) { it.in = agt.ToolArgs(it.Input) },
+	"local_shell_call":        func(it *item) { it.in = agt.ToolArgs(it.Action) },
+	"tool_search_call":        func(it *item) { it.in = agt.ToolArgs(it.Arguments) },
+	"web_search_call":         func(it *item) { it.in, it.query = agt.ToolArgs(it.Action), it.webQuery() },
 	"image_generation_call":   func(it *item) { it.in = object("revised_prompt", it.RevisedPrompt) },
 	"image_generation_end":    func(it *item) { it.in = object("revised_prompt", it.RevisedPrompt) },
 	"function_call_output":    func(it *item) { it.exit = outputExit(it.Output) },
@@ -148,7 +158,7 @@ func prepareMCP(it *item) {
 	if it.Invocation != nil {
 		inv = *it.Invocation
 	}
-	it.name, it.in, it.res = mcpName(inv.Server, inv.Tool), toolInput(inv.Arguments), mcpResult(it.Result)
+	it.name, it.in, it.res = mcpName(inv.Server, inv.Tool), agt.ToolArgs(inv.Arguments), it.mcpResult()
 	if inv.Server != "" && inv.Tool != "" {
 		it.mcp = &agt.MCP{Server: inv.Server, Tool: inv.Tool}
 	}
@@ -157,9 +167,9 @@ func prepareMCP(it *item) {
 func prepareWebEnd(it *item) {
 	it.query = str(it.Query)
 	if it.query == "" {
-		it.query = webQuery(it.Action)
+		it.query = it.webQuery()
 	}
-	it.in = toolInput(it.Action)
+	it.in = agt.ToolArgs(it.Action)
 	if it.Action == nil {
 		it.in = object("query", it.Query)
 	}

@@ -43,7 +43,9 @@ func (p *rolloutParser) Decode(rec []byte) (any, error) {
 		r.Payload.Type = "message" // a message item written without its tag
 	}
 	if r.Type == "response_item" || r.Type == "event_msg" {
-		r.Payload.prepare(rec, "payload")
+		if e := r.Payload.prepare(rec, "payload"); err == nil {
+			err = e
+		}
 	}
 	return &r, err
 }
@@ -124,7 +126,7 @@ func (p *rolloutParser) turnContext(em *agt.Emitter, r *rolloutLine) {
 		var m struct {
 			Model string `json:"model"`
 		}
-		agt.API.Unmarshal(r.Payload.Metadata, &m)
+		em.Field("metadata", r.Payload.Metadata, &m)
 		model = m.Model
 	}
 	if model != "" {
@@ -185,7 +187,7 @@ func (s *sections) meta(em *agt.Emitter, it *item, ms int64) string {
 	if len(s.stack) > maxCopies {
 		s.stack = s.stack[:maxCopies]
 	}
-	s.stack = append(s.stack, section{thread: strings.Clone(id), stream: readSource(it.Source).stream, created: created})
+	s.stack = append(s.stack, section{thread: strings.Clone(id), stream: readSource(nil, it.Source).stream, created: created})
 	if len(s.stack) == 1 {
 		em.Session(id)
 		return ""
@@ -197,7 +199,7 @@ func (s *sections) meta(em *agt.Emitter, it *item, ms int64) string {
 // the head of a copied history (placed by meta).
 func (p *rolloutParser) sessionMeta(em *agt.Emitter, r *rolloutLine) {
 	it := &r.Payload
-	src := readSource(it.Source)
+	src := readSource(em, it.Source)
 	m := &agt.Meta{Type: r.Type, Subtype: p.metaSub, Cwd: it.Cwd, Version: it.CLIVersion, Agent: firstOf(it.AgentNickname, it.AgentRole, src.agent), ParentSession: firstOf(it.ParentThreadID, it.ForkedFromID, src.parent)}
 	if it.Git != nil {
 		m.GitBranch = it.Git.Branch
@@ -258,8 +260,10 @@ type source struct {
 }
 
 // readSource reads "cli" | "vscode" | "exec" | … (main) or {"subagent":
-// "review" | "compact" | {"thread_spawn": {…}} | {"other": "…"}}.
-func readSource(raw agt.Raw) source {
+// "review" | "compact" | {"thread_spawn": {…}} | {"other": "…"}}. A
+// member of the wrong type is reported on em (nil: already reported, the
+// line's source read again).
+func readSource(em *agt.Emitter, raw agt.Raw) source {
 	if len(raw) == 0 || raw[0] != '{' {
 		return source{stream: agt.StreamMain}
 	}
@@ -273,7 +277,7 @@ func readSource(raw agt.Raw) source {
 		return source{stream: "subagent:" + firstOf(name, "subagent")}
 	}
 	var kinds map[string]agt.Raw
-	agt.API.Unmarshal(v.Subagent, &kinds)
+	_ = agt.API.Unmarshal(v.Subagent, &kinds) // an object: never fails
 	names := make([]string, 0, len(kinds))
 	for k := range kinds {
 		names = append(names, k)
@@ -292,7 +296,11 @@ func readSource(raw agt.Raw) source {
 		AgentRole      string `json:"agent_role"`
 		AgentPath      string `json:"agent_path"`
 	}
-	agt.API.Unmarshal(body, &spawn)
+	if em != nil {
+		em.Field(kind, body, &spawn)
+	} else {
+		_ = agt.DecodeValue(kind, body, &spawn)
+	}
 	agent := firstOf(spawn.AgentNickname, spawn.AgentRole, spawn.AgentPath)
 	return source{stream: "subagent:" + firstOf(agent, kind), agent: agent, parent: spawn.ParentThreadID}
 }

@@ -3,42 +3,11 @@ package codex
 import (
 	"bytes"
 	"strconv"
-	"strings"
 
 	"github.com/agt-project/agt"
 )
 
 var emptyObject = agt.Raw(`{}`)
-
-// toolInput turns tool arguments into a JSON object: an object stays, a JSON
-// string holding an object is decoded and compacted, any other string (an
-// apply_patch patch) becomes {"raw": "…"}, null becomes {}.
-func toolInput(a agt.Raw) agt.Raw {
-	if a.IsNull() {
-		return emptyObject
-	}
-	switch a[0] {
-	case '{':
-		return a // from a line: already compact
-	case '"':
-		s := strings.TrimSpace(a.Str())
-		if s == "" {
-			return emptyObject
-		}
-		if s[0] == '{' && agt.Valid([]byte(s)) {
-			return agt.Compact([]byte(s))
-		}
-	}
-	return wrapRaw(a)
-}
-
-// wrapRaw returns {"raw": v}.
-func wrapRaw(v agt.Raw) agt.Raw {
-	b := make([]byte, 0, len(v)+8)
-	b = append(b, `{"raw":`...)
-	b = append(b, v...)
-	return append(b, '}')
-}
 
 // object builds a JSON object from key and raw value pairs (values taken
 // from lines, hence compact), leaving out empty values.

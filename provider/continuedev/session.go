@@ -103,14 +103,14 @@ func (p *sessionParser) Finish(*agt.Emitter) {}
 
 // texts returns the text parts of a content (a string, or an array of
 // parts) and the number of other parts.
-func texts(c agt.Raw) (out []agt.Raw, other int) {
+func texts(em *agt.Emitter, c agt.Raw) (out []agt.Raw, other int) {
 	switch {
 	case len(c) == 0 || c.IsNull():
 	case c[0] == '"':
 		out = append(out, c)
 	case c[0] == '[':
 		var parts []part
-		agt.API.Unmarshal(c, &parts)
+		em.Field("content", c, &parts)
 		for _, pt := range parts {
 			if pt.Text != nil {
 				out = append(out, agt.String(*pt.Text))
@@ -131,7 +131,7 @@ func (p *sessionParser) item(em *agt.Emitter, it *item, k string) {
 		key = k
 	}
 	n := em.Count()
-	ts, other := texts(m.Content)
+	ts, other := texts(em, m.Content)
 	switch m.Role {
 	case "user":
 		for i, t := range ts {
@@ -158,14 +158,7 @@ func (p *sessionParser) item(em *agt.Emitter, it *item, k string) {
 			}
 		}
 		for i, tc := range m.ToolCalls {
-			in := agt.Raw(`{}`)
-			if a := []byte(tc.Function.Arguments); len(a) > 0 {
-				if agt.Valid(a) && a[0] == '{' {
-					in = agt.Compact(a)
-				} else {
-					in = agt.Marshal(map[string]string{"raw": tc.Function.Arguments})
-				}
-			}
+			in := agt.ToolArgs(agt.String(tc.Function.Arguments))
 			p.calls[tc.ID] = em.Emit(agt.Event{Kind: agt.KindToolCall, Model: model, MessageID: m.ID,
 				Tool: &agt.Tool{ID: tc.ID, Name: tc.Function.Name, NativeName: tc.Function.Name, Input: in, NativeInput: in}}, key, "c"+strconv.Itoa(i))
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/agt-project/agt"
@@ -37,26 +36,6 @@ func str(r agt.Raw) string {
 		return r.Str()
 	}
 	return ""
-}
-
-// toolInput turns tool arguments into a JSON object: an object is kept, a
-// string holding a JSON object is decoded and compacted, any other string
-// becomes {"raw": "..."}; null stays empty and other values are kept.
-func toolInput(args agt.Raw) agt.Raw {
-	if args.IsNull() {
-		return nil
-	}
-	if args[0] != '"' {
-		return agt.Compact(args)
-	}
-	s := args.Str()
-	t := strings.TrimSpace(s)
-	if strings.HasPrefix(t, "{") && agt.Valid([]byte(t)) {
-		return agt.Compact([]byte(t))
-	}
-	return agt.Marshal(struct {
-		Raw string `json:"raw"`
-	}{s})
 }
 
 // shellExit reads the exit code a shell tool appends to its output as a

@@ -65,6 +65,7 @@ type legacyParser struct{}
 // Decode reads the whole document, as far as it can be read.
 func (legacyParser) Decode(doc []byte) (any, error) {
 	d := &legacyDoc{}
+	var ferr error // a member of the wrong type
 	d.err = members(doc, func(s *docscan.Scanner, key string) (bool, *docError) {
 		switch key {
 		case "chatMessages":
@@ -83,7 +84,9 @@ func (legacyParser) Decode(doc []byte) (any, error) {
 		v, err := value(s, key)
 		if err == nil && (key == "sessionId" || key == "startTime") {
 			var t string
-			_ = agt.API.Unmarshal(v, &t)
+			if e := agt.DecodeValue(key, v, &t); ferr == nil {
+				ferr = e
+			}
 			if key == "sessionId" {
 				d.sessionID = t
 			} else {
@@ -92,7 +95,7 @@ func (legacyParser) Decode(doc []byte) (any, error) {
 		}
 		return false, err
 	})
-	return d, nil
+	return d, ferr
 }
 
 // legacyRun is the state of one document's Apply.
@@ -251,7 +254,7 @@ func (run *legacyRun) chatMessage(r record) {
 			if run.shown[tc.ID] {
 				continue
 			}
-			in := toolInput(tc.Function.Arguments)
+			in := agt.ToolArgs(tc.Function.Arguments)
 			name := tc.Function.Name
 			run.calls[tc.ID] = em.Emit(agt.Event{Kind: agt.KindToolCall, MessageID: r.resp,
 				Tool: &agt.Tool{ID: tc.ID, Name: name, NativeName: name, Input: in, NativeInput: in}}, "", "tool:"+tc.ID)
@@ -316,7 +319,7 @@ func (run *legacyRun) timelineEntry(r record) {
 	case "info":
 		em.Emit(agt.Event{Kind: agt.KindMeta, TS: ts, Meta: &agt.Meta{Type: "info", Data: text(t.Text)}}, key, "meta")
 	case "tool_call_completed":
-		in := toolInput(t.Arguments)
+		in := agt.ToolArgs(t.Arguments)
 		call := em.Emit(agt.Event{Kind: agt.KindToolCall, TS: ts, MessageID: run.callResp[t.CallID],
 			Tool: &agt.Tool{ID: t.CallID, Name: t.Name, NativeName: t.Name, Input: in, NativeInput: in}}, key, "tool:"+t.CallID)
 		res := &agt.Result{ID: t.CallID, Call: call}

@@ -312,9 +312,9 @@ func (r *rec) decodeFull(line []byte) error {
 	switch r.typ {
 	case "session.start":
 		r.session = d.SessionID
-		r.ctx = readContext(d.Context)
+		r.ctx = readContext(d.Context, &err)
 	case "session.resume":
-		r.ctx = readContext(d.Context)
+		r.ctx = readContext(d.Context, &err)
 	case "hook.start":
 		if d.Input != nil {
 			r.session = d.Input.SessionID
@@ -325,12 +325,12 @@ func (r *rec) decodeFull(line []byte) error {
 			if name == "" {
 				name = t.ToolName
 			}
-			r.calls = append(r.calls, call{id: t.ToolCallID, name: name, input: toolInput(t.Arguments), mcp: requestMCP(t.MCPServerName, t.MCPToolName, name)})
+			r.calls = append(r.calls, call{id: t.ToolCallID, name: name, input: agt.ToolArgs(t.Arguments), mcp: requestMCP(t.MCPServerName, t.MCPToolName, name)})
 		}
 	case "tool.execution_start":
-		r.calls = []call{{id: d.ToolCallID, name: d.ToolName, input: toolInput(d.Arguments), mcp: mcp(d.MCPServerName, d.MCPToolName)}}
+		r.calls = []call{{id: d.ToolCallID, name: d.ToolName, input: agt.ToolArgs(d.Arguments), mcp: mcp(d.MCPServerName, d.MCPToolName)}}
 	case "tool.execution_complete":
-		r.out = readOutcome(d)
+		r.out = readOutcome(d, &err)
 	case "assistant.usage":
 		r.usage = readCallUsage(d)
 	case "session.shutdown":
@@ -343,12 +343,12 @@ func (r *rec) decodeFull(line []byte) error {
 	return err
 }
 
-func readContext(raw agt.Raw) *contextInfo {
+func readContext(raw agt.Raw, err *error) *contextInfo {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil
 	}
 	var c contextInfo
-	_ = agt.API.Unmarshal(raw, &c)
+	field(err, "context", raw, &c)
 	return &c
 }
 
@@ -371,20 +371,20 @@ func mcp(server, tool string) *agt.MCP {
 // readOutcome reads a tool result: the content sent to the model (the
 // error message when the tool failed without one); an error when success
 // is false, an error is given or the shell exit code is not 0.
-func readOutcome(d *data) *outcome {
+func readOutcome(d *data, err *error) *outcome {
 	o := &outcome{}
 	var res struct {
 		Content agt.Raw `json:"content"`
 	}
 	if len(d.Result) > 0 && d.Result[0] == '{' {
-		_ = agt.API.Unmarshal(d.Result, &res)
+		field(err, "result", d.Result, &res)
 	}
 	var fail struct {
 		Message agt.Raw `json:"message"`
 	}
 	failed := !d.Error.IsNull()
 	if failed && d.Error[0] == '{' {
-		_ = agt.API.Unmarshal(d.Error, &fail)
+		field(err, "error", d.Error, &fail)
 	} else if failed {
 		fail.Message = d.Error
 	}
@@ -574,7 +574,7 @@ func (p *sessionParser) notification(em *agt.Emitter, r *rec) {
 		Type string `json:"type"`
 	}
 	if len(r.d.Kind) > 0 && r.d.Kind[0] == '{' {
-		_ = agt.API.Unmarshal(r.d.Kind, &kind)
+		em.Field("kind", r.d.Kind, &kind)
 	}
 	m := &agt.Meta{Type: r.typ, Subtype: kind.Type, Data: agt.Compact(r.d.Kind)}
 	if t := text(r.d.Content); t != nil {
@@ -818,4 +818,12 @@ func (p *sessionParser) toolComplete(em *agt.Emitter, r *rec) {
 		res.ID = p.uniqueCall(d.ToolCallID) // a result whose call is not in the input
 	}
 	em.Emit(agt.Event{Kind: agt.KindToolResult, TS: r.ts, Stream: r.stream, Model: d.Model, Result: res}, p.key(r.id), "result")
+}
+
+// field decodes raw, the member name of a record, into v (agt.DecodeValue);
+// a wrong type becomes *err unless it holds an error already.
+func field(err *error, name string, raw agt.Raw, v any) {
+	if e := agt.DecodeValue(name, raw, v); e != nil && *err == nil {
+		*err = e
+	}
 }

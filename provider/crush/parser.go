@@ -184,7 +184,7 @@ func (p *parser) message(em *agt.Emitter, r *row) {
 		suffix := "p" + strconv.Itoa(i)
 		var d partData
 		if len(pt.Data) > 0 && pt.Data[0] == '{' {
-			agt.API.Unmarshal(pt.Data, &d)
+			em.Field("data", pt.Data, &d)
 		}
 		ev := base
 		switch {
@@ -196,14 +196,11 @@ func (p *parser) message(em *agt.Emitter, r *row) {
 		case pt.Type == "reasoning" && d.Thinking != nil:
 			ev.Kind, ev.Text = agt.KindReasoning, agt.String(*d.Thinking)
 		case pt.Type == "tool_call":
-			in := agt.Raw(`{}`)
-			if d.Input != nil && *d.Input != "" {
-				if b := []byte(*d.Input); agt.Valid(b) && b[0] == '{' {
-					in = agt.Compact(b)
-				} else {
-					in = agt.Marshal(map[string]string{"raw": *d.Input})
-				}
+			var in agt.Raw
+			if d.Input != nil {
+				in = agt.String(*d.Input)
 			}
+			in = agt.ToolArgs(in)
 			ev.Kind = agt.KindToolCall
 			ev.Tool = &agt.Tool{ID: d.ID, Name: d.Name, NativeName: d.Name, Input: in, NativeInput: in}
 			p.calls[d.ID] = em.Emit(ev, r.ID, suffix)

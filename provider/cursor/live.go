@@ -219,42 +219,41 @@ type toolBody struct {
 }
 
 // toolOf reads tool_call: its single key and the object under it.
-func toolOf(tc agt.Raw) (name string, body toolBody, ok bool) {
+func toolOf(em *agt.Emitter, tc agt.Raw) (name string, body toolBody, ok bool) {
 	var m map[string]agt.Raw
 	if len(tc) == 0 || tc[0] != '{' || agt.API.Unmarshal(tc, &m) != nil || len(m) == 0 {
 		return "", body, false
 	}
 	// the single key; builds that add toolCallId or startedAtMs beside it
 	// keep the tool under the key ending in ToolCall (or "function")
+	var under agt.Raw
 	for k, v := range m {
 		if strings.HasSuffix(k, "ToolCall") || k == "function" || len(m) == 1 {
 			if name == "" || k < name {
-				name = k
-				body = toolBody{}
-				agt.API.Unmarshal(v, &body)
+				name, under = k, v
 			}
 		}
+	}
+	if len(under) > 0 && under[0] == '{' {
+		em.Field(name, under, &body)
 	}
 	return name, body, name != ""
 }
 
 func (p *liveParser) toolCall(em *agt.Emitter, l *line, ts string) {
-	name, body, ok := toolOf(l.ToolCall)
+	name, body, ok := toolOf(em, l.ToolCall)
 	if !ok {
 		em.Unknown("", "", "tool_call")
 		return
 	}
 	switch l.Subtype {
 	case "started":
-		in := body.Args
-		if in.IsNull() || in[0] != '{' {
-			in = agt.Raw(`{}`)
-		}
+		in := agt.ToolArgs(body.Args)
 		id := em.Emit(agt.Event{TS: ts, Kind: agt.KindToolCall, Model: p.model, MessageID: l.ModelCallID,
 			Tool: &agt.Tool{ID: l.CallID, Name: name, NativeName: name, Input: in, NativeInput: in}}, l.CallID, "call")
 		p.calls[l.CallID] = id
 	case "completed":
-		out, isErr, code := toolResult(body.Result)
+		out, isErr, code := toolResult(em, body.Result)
 		em.Emit(agt.Event{TS: ts, Kind: agt.KindToolResult,
 			Result: &agt.Result{ID: l.CallID, Call: p.calls[l.CallID], Output: out, IsError: isErr, ExitCode: code}}, l.CallID, "result")
 	default:
@@ -265,7 +264,7 @@ func (p *liveParser) toolCall(em *agt.Emitter, l *line, ts string) {
 // toolResult reads a tool's result: {success: {…}}, {error: …} or
 // {rejected: …}. The output is the success's content, or its stdout (with
 // stderr after it) for a shell, else the whole object.
-func toolResult(r agt.Raw) (out agt.Raw, isErr bool, code *int) {
+func toolResult(em *agt.Emitter, r agt.Raw) (out agt.Raw, isErr bool, code *int) {
 	var res struct {
 		Success  agt.Raw `json:"success"`
 		Error    agt.Raw `json:"error"`
@@ -290,7 +289,9 @@ func toolResult(r agt.Raw) (out agt.Raw, isErr bool, code *int) {
 		Stdout  *string `json:"stdout"`
 		Stderr  string  `json:"stderr"`
 	}
-	agt.API.Unmarshal(res.Success, &s)
+	if res.Success[0] == '{' {
+		em.Field("success", res.Success, &s)
+	}
 	switch {
 	case s.Stdout != nil:
 		text := *s.Stdout

@@ -68,10 +68,7 @@ func (p *transcriptParser) Apply(em *agt.Emitter, v any) {
 				em.Emit(agt.Event{Kind: agt.KindReasoning, Text: agt.String(*b.Text)}, "", suffix)
 			}
 		case "tool_use":
-			in := b.Input
-			if in.IsNull() || in[0] != '{' {
-				in = agt.Raw(`{}`)
-			}
+			in := agt.ToolArgs(b.Input)
 			id := b.ID
 			if id == "" { // transcripts give tool calls no id
 				id = em.Key() + "#" + strconv.Itoa(i)

@@ -96,7 +96,7 @@ func (p *streamParser) Decode(rec []byte) (any, error) {
 		if e := agt.API.Unmarshal(v.rec.Stats, &st); e != nil && err == nil {
 			err = &agt.FieldError{Msg: "stats: " + e.Error()}
 		}
-		_ = agt.API.Unmarshal(v.rec.Stats, &total)
+		_ = agt.API.Unmarshal(v.rec.Stats, &total) // reported just above
 		v.stats = &st
 		if len(st.Models) == 0 {
 			v.usage = []modelUsage{{"", total.usage()}}
@@ -152,7 +152,7 @@ func (p *streamParser) Apply(em *agt.Emitter, v any) {
 		}
 		em.Emit(ev, "", "text")
 	case "tool_use":
-		in := toolInput(r.Parameters)
+		in := agt.ToolArgs(r.Parameters)
 		ev.Kind, ev.Model = agt.KindToolCall, p.model
 		ev.Tool = &agt.Tool{ID: r.ToolID, Name: r.ToolName, NativeName: r.ToolName, Input: in, NativeInput: in}
 		id := em.Emit(ev, r.ToolID, "call")

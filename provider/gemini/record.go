@@ -176,25 +176,6 @@ func thoughtText(t thought) agt.Raw {
 	return agt.String(t.Subject + "\n\n" + t.Description)
 }
 
-// toolInput is a call's arguments as a JSON object.
-func toolInput(args agt.Raw) agt.Raw {
-	args = bytes.TrimSpace(args)
-	if len(args) == 0 || string(args) == "null" {
-		return agt.Raw("{}")
-	}
-	switch args[0] {
-	case '{':
-		return agt.Compact(args)
-	case '"':
-		s := args.Str()
-		if t := strings.TrimSpace(s); t != "" && t[0] == '{' && agt.Valid([]byte(t)) {
-			return agt.Compact([]byte(t))
-		}
-		return agt.Marshal(map[string]string{"raw": s})
-	}
-	return agt.Marshal(map[string]agt.Raw{"raw": agt.Compact(args)})
-}
-
 // functionResponse is a Part holding a tool's response.
 type functionResponse struct {
 	FunctionResponse *struct {

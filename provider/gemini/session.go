@@ -370,7 +370,7 @@ func (p *sessionParser) message(em *agt.Emitter, m *record, final, quiet bool) {
 		}
 		state := st.calls[id]
 		if state&callEmitted == 0 {
-			in := toolInput(tc.Args)
+			in := agt.ToolArgs(tc.Args)
 			ev := agt.Event{Kind: agt.KindToolCall, Model: model, Tool: &agt.Tool{
 				ID: id, Name: tc.Name, NativeName: tc.Name, Input: in, NativeInput: in,
 			}}

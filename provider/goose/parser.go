@@ -172,7 +172,7 @@ func (p *parser) session(em *agt.Emitter, s *session) {
 	if s.ParentSessionID != nil {
 		m.ParentSession = *s.ParentSessionID
 	}
-	model := modelName(s.ModelConfig)
+	model := modelName(em, s.ModelConfig)
 	em.Emit(agt.Event{TS: ts, Kind: agt.KindMeta, Model: model, Meta: m}, "", "session")
 	if u := s.usage(); u != nil {
 		em.Emit(agt.Event{TS: ts, Kind: agt.KindUsage, Model: model, Usage: u}, "", "usage")
@@ -207,14 +207,14 @@ func count(c *agt.Count) int64 {
 }
 
 // modelName is the model of a session's model_config_json.
-func modelName(cfg *string) string {
+func modelName(em *agt.Emitter, cfg *string) string {
 	if cfg == nil {
 		return ""
 	}
 	var m struct {
 		Name string `json:"model_name"`
 	}
-	agt.API.UnmarshalFromString(*cfg, &m)
+	em.Field("model_config_json", agt.Raw(*cfg), &m)
 	return m.Name
 }
 
@@ -325,10 +325,7 @@ func toolRequest(c *blockCtx, b *block) {
 		c.emit(agt.Event{Kind: agt.KindSystem, Text: agt.String(msg), Meta: &agt.Meta{Type: b.Type}})
 		return
 	}
-	in := v.Arguments
-	if len(in) == 0 || in[0] != '{' {
-		in = agt.Raw(`{}`)
-	}
+	in := agt.ToolArgs(v.Arguments)
 	name := v.Name
 	if b.Meta != nil && b.Meta.Extension != "" && b.Meta.Extension != "developer" && !strings.Contains(name, "__") {
 		name = b.Meta.Extension + "__" + name // an extension's tool named alone
@@ -357,7 +354,7 @@ func toolResponse(c *blockCtx, b *block) {
 		if len(val) > 0 && val[0] == '[' {
 			v.Content = val
 		} else {
-			agt.API.Unmarshal(val, &v)
+			c.em.Field("value", val, &v)
 		}
 		r.Output, r.IsError = contentText(v.Content), v.IsError
 	}

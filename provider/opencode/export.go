@@ -254,7 +254,7 @@ func (*exportParser) messageEvents(em *agt.Emitter, m *message, key string) {
 		emitted = true
 	}
 	if !m.Error.IsNull() {
-		em.Emit(errorEvent(m.Error, when, model), key, "error")
+		em.Emit(errorEvent(em, m.Error, when, model), key, "error")
 		emitted = true
 	}
 	if !emitted {
@@ -264,9 +264,11 @@ func (*exportParser) messageEvents(em *agt.Emitter, m *message, key string) {
 
 // errorEvent is a system event for an error OpenCode reports (an API error,
 // an aborted message): the agent's error, not a fault of the input.
-func errorEvent(raw agt.Raw, when, model string) agt.Event {
+func errorEvent(em *agt.Emitter, raw agt.Raw, when, model string) agt.Event {
 	var e apiError
-	_ = agt.API.Unmarshal(raw, &e)
+	if len(raw) > 0 && raw[0] == '{' { // else a text
+		em.Field("error", raw, &e)
+	}
 	text := e.Name
 	if e.Data.Message != "" {
 		if text != "" {

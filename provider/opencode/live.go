@@ -66,7 +66,7 @@ func (p *liveParser) Apply(em *agt.Emitter, v any) {
 		case !known:
 			em.Unknown(l.SessionID, "", l.Type)
 		case t.part == "":
-			em.Emit(errorEvent(l.Error, ts(l.Timestamp), ""), "", "error")
+			em.Emit(errorEvent(em, l.Error, ts(l.Timestamp), ""), "", "error")
 		case l.Part == nil:
 			em.Errorf("%s event without its part", l.Type)
 		default:

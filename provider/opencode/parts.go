@@ -136,7 +136,11 @@ func toolPart(c *partCtx, p *part) {
 		st = &toolState{}
 	}
 	id := c.st.toolID(c.em, p.CallID)
-	in := toolInput(st.Input, st.Raw)
+	in := st.Input
+	if in.IsNull() { // a call still being written: its raw text
+		in = agt.String(st.Raw)
+	}
+	in = agt.ToolArgs(in)
 	call := c.emit(agt.Event{
 		Kind:  agt.KindToolCall,
 		TS:    ts(first(st.Time.Start, c.msg.ts)),
@@ -166,35 +170,13 @@ func toolPart(c *partCtx, p *part) {
 		var task struct {
 			Agent string `json:"subagent_type"`
 		}
-		_ = agt.API.Unmarshal(in, &task)
+		c.em.Field("input", in, &task)
 		c.emit(agt.Event{
 			Kind: agt.KindMeta,
 			TS:   ts(first(st.Time.Start, c.msg.ts)),
 			Meta: &agt.Meta{Type: "subagent", Subtype: p.Tool, Agent: task.Agent, Data: agt.Marshal(map[string]string{"session": child, "call": id})},
 		}, "subagent")
 	}
-}
-
-// toolInput returns the arguments of a call as a JSON object: an object as
-// it is, a string holding JSON decoded, anything else under "raw".
-func toolInput(in agt.Raw, raw string) agt.Raw {
-	if in.IsNull() {
-		if raw == "" {
-			return agt.Raw(`{}`)
-		}
-		in = agt.String(raw)
-	}
-	switch in[0] {
-	case '{':
-		return agt.Compact(in)
-	case '"':
-		s := in.Str()
-		if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") && agt.Valid([]byte(t)) {
-			return agt.Compact([]byte(t))
-		}
-		return agt.Marshal(map[string]string{"raw": s})
-	}
-	return agt.Raw(`{"raw":` + string(agt.Compact(in)) + `}`)
 }
 
 // compactValue returns a value fit for an event: objects and arrays cut out
@@ -254,7 +236,9 @@ func compactionPart(c *partCtx, p *part) {
 
 func retryPart(c *partCtx, p *part) {
 	var e apiError
-	_ = agt.API.Unmarshal(p.Error, &e)
+	if len(p.Error) > 0 && p.Error[0] == '{' { // else a text
+		c.em.Field("error", p.Error, &e)
+	}
 	c.meta(p, agt.Meta{Subtype: e.Name})
 }
 

@@ -243,7 +243,7 @@ func (p *parser) action(em *agt.Emitter, e *event, ts, k string) {
 		Thought string  `json:"thought"`
 	}
 	if len(e.Args) > 0 && e.Args[0] == '{' {
-		agt.API.Unmarshal(e.Args, &args)
+		em.Field("args", e.Args, &args)
 	}
 	n := em.Count()
 	model := ""
@@ -356,7 +356,7 @@ func (p *parser) observation(em *agt.Emitter, e *event, ts, k string) {
 		AgentState string `json:"agent_state"`
 	}
 	if len(e.Extras) > 0 && e.Extras[0] == '{' {
-		agt.API.Unmarshal(e.Extras, &ex)
+		em.Field("extras", e.Extras, &ex)
 	}
 	switch {
 	case call != "" || (e.Meta != nil && e.Meta.ToolCallID != ""):

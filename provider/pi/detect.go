@@ -32,7 +32,7 @@ func (l *sniffLine) role() string {
 	var m struct {
 		Role string `json:"role"`
 	}
-	agt.API.Unmarshal(l.Message, &m)
+	_ = agt.API.Unmarshal(l.Message, &m) // detection: a wrong type detects nothing
 	return m.Role
 }
 

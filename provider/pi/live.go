@@ -87,7 +87,7 @@ func compactionEnd(p *parser, em *agt.Emitter, r *record) {
 		TokensBefore     *int64  `json:"tokensBefore"`
 	}
 	if !r.Result.IsNull() && r.Result[0] == '{' {
-		agt.API.Unmarshal(r.Result, &res)
+		em.Field("result", r.Result, &res)
 	}
 	meta := &agt.Meta{Type: r.Type, Data: obj("reason", r.Reason, "aborted", r.Aborted, "willRetry", r.WillRetry,
 		"errorMessage", r.ErrorMessage, "firstKeptEntryId", res.FirstKeptEntryID, "tokensBefore", res.TokensBefore)}

@@ -96,7 +96,7 @@ var assistantBlocks = map[string]blockHandler{
 		return true
 	},
 	"toolCall": func(p *parser, em *agt.Emitter, m *message, b block, i int, a at) bool {
-		in := toolInput(b.Arguments)
+		in := agt.ToolArgs(b.Arguments)
 		suffix := "tool:" + b.ID
 		if b.ID == "" {
 			suffix = "tool:#" + strconv.Itoa(i)
@@ -197,7 +197,7 @@ func detailsAgent(d agt.Raw) string {
 	var v struct {
 		Agent any `json:"agent"`
 	}
-	agt.API.Unmarshal(d, &v)
+	_ = agt.API.Unmarshal(d, &v) // an object into any: never fails
 	s, _ := v.Agent.(string)
 	return s
 }
@@ -212,23 +212,4 @@ func compactionSummaryMessage(p *parser, em *agt.Emitter, m *message, a at) int 
 	em.Emit(agt.Event{Kind: agt.KindSummary, TS: a.ts, Text: m.Summary,
 		Meta: &agt.Meta{Type: "compaction", Data: obj("tokensBefore", m.TokensBefore)}}, a.key, "summary")
 	return 1
-}
-
-// toolInput is a tool call's arguments as a JSON object: an object as is, a
-// string holding an object decoded, anything else as {"raw": text}.
-func toolInput(args agt.Raw) agt.Raw {
-	if args.IsNull() {
-		return agt.Raw("{}")
-	}
-	switch args[0] {
-	case '{':
-		return args
-	case '"':
-		s := strings.TrimSpace(args.Str())
-		if strings.HasPrefix(s, "{") && agt.Valid([]byte(s)) {
-			return agt.Compact([]byte(s))
-		}
-		return agt.Marshal(map[string]string{"raw": args.Str()})
-	}
-	return agt.Marshal(map[string]string{"raw": string(args)})
 }

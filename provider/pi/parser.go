@@ -42,7 +42,7 @@ func (p *parser) Apply(em *agt.Emitter, v any) {
 	if !ok {
 		return
 	}
-	if sid := r.sessionID(); sid != "" {
+	if sid := r.sessionID(em); sid != "" {
 		p.enter(em, sid)
 	}
 	if em.Current() == "" && p.live {
@@ -99,7 +99,7 @@ func (p *parser) enter(em *agt.Emitter, sid string) {
 
 // sessionID is the session a record names: a header's id, or the sessionId
 // of an RPC response (get_state, get_session_stats).
-func (r *record) sessionID() string {
+func (r *record) sessionID(em *agt.Emitter) string {
 	switch r.Type {
 	case "session":
 		return r.ID.Str()
@@ -110,7 +110,7 @@ func (r *record) sessionID() string {
 		var d struct {
 			SessionID string `json:"sessionId"`
 		}
-		agt.API.Unmarshal(r.Data, &d)
+		em.Field("data", r.Data, &d)
 		return d.SessionID
 	}
 	return ""

@@ -137,9 +137,11 @@ func (p *parser) Decode(rec []byte) (any, error) {
 		}
 	case r.Type == "message_start" && !r.Message.IsNull():
 		m := &message{}
-		agt.API.Unmarshal(r.Message, &struct {
+		if e := agt.DecodeValue("message", r.Message, &struct {
 			Role *string `json:"role"`
-		}{&m.Role})
+		}{&m.Role}); err == nil {
+			err = e
+		}
 		r.msg = m
 	case r.Type == "custom_message":
 		m := &message{Role: "custom", Content: r.Content, CustomType: r.CustomType, Display: r.Display, Details: r.Details}

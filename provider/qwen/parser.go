@@ -189,10 +189,7 @@ func (p *parser) assistant(em *agt.Emitter, r *record, base agt.Event) {
 				fc := pt.FunctionCall
 				ev := base
 				ev.Kind = agt.KindToolCall
-				in := fc.Args
-				if in.IsNull() {
-					in = agt.Raw(`{}`)
-				}
+				in := agt.ToolArgs(fc.Args)
 				ev.Tool = &agt.Tool{ID: fc.ID, Name: fc.Name, NativeName: fc.Name, Input: in, NativeInput: in}
 				id := em.Emit(ev, r.UUID, suffix)
 				if fc.ID != "" {
@@ -302,7 +299,7 @@ func (p *parser) system(em *agt.Emitter, r *record, base agt.Event) {
 			RawCommand string `json:"rawCommand"`
 		}
 		if len(r.SystemPayload) > 0 && r.SystemPayload[0] == '{' {
-			agt.API.Unmarshal(r.SystemPayload, &sc)
+			em.Field("systemPayload", r.SystemPayload, &sc)
 		}
 		if sc.Phase == "invocation" && sc.RawCommand != "" {
 			ev := base
@@ -326,7 +323,7 @@ func (p *parser) system(em *agt.Emitter, r *record, base agt.Event) {
 		var t struct {
 			Title string `json:"customTitle"`
 		}
-		agt.API.Unmarshal(r.SystemPayload, &t)
+		em.Field("systemPayload", r.SystemPayload, &t)
 		ev.Meta.Title = t.Title
 	}
 	em.Emit(ev, r.UUID, "meta")

@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -190,7 +189,7 @@ func measure(steps []step, runs int) (result, error) {
 				if err := os.RemoveAll(s.fresh); err != nil {
 					return result{}, err
 				}
-				syscall.Sync()
+				syncDisks()
 			}
 		}
 		r, err := once(steps)
@@ -244,9 +243,7 @@ func once(steps []step) (result, error) {
 		if err := c.Wait(); err != nil && first == nil {
 			first = fmt.Errorf("%s: %v", c.Path, err)
 		}
-		if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			rss += ru.Maxrss
-		}
+		rss += peakRSS(c.ProcessState)
 		cpu += c.ProcessState.UserTime() + c.ProcessState.SystemTime()
 	}
 	return result{time.Since(start), cpu, rss}, first

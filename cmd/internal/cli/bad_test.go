@@ -77,6 +77,15 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// directives are the checks and run settings a case header may give
+// (run, gen, before, stdin-file and long are read first).
+var directives = map[string]bool{
+	"accounted": true, "contains": true, "env": true, "exit": true, "file": true, "files": true, "fullout": true,
+	"kinds": true, "lines": true, "mode": true, "nocontains": true, "noesc": true, "nofile": true, "nostderr": true,
+	"notmp": true, "notstderr": true, "outside": true, "stable": true, "stderr": true, "stderrlines": true,
+	"stdout": true, "text": true, "umask": true,
+}
+
 var apps = map[string]App{"agt-parse": Parse, "agt-normalize": Normalize, "agt-transcript": Transcript, "agt-streamlog": Streamlog, "agt-report": Report}
 
 func runBadCase(t *testing.T, file string) {
@@ -117,6 +126,8 @@ func runBadCase(t *testing.T, file string) {
 				t.Fatal(err)
 			}
 			stdin = b
+		case !directives[key]: // a misspelt check would pass unseen
+			t.Fatalf("unknown directive %q", key)
 		default:
 			want[key] = append(want[key], val)
 		}
@@ -810,6 +821,17 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 			`INSERT INTO messages VALUES ('m1', '../../evil', 'user', '[{"type":"text","data":{"text":"hi"}}]', NULL, 1700000000, 1700000000, NULL, NULL)`,
 			"INSERT INTO messages VALUES ('m2', '../../evil', 'assistant', '[{\"type\":\"text\",\"data\":{\"text\":\"\x08\"}}]', 'm', 1700000001, 1700000001, 1700000001, 'p')",
 			`INSERT INTO messages VALUES ('m3', '../../evil', 'assistant', '{"type":"text"}', 'm', 1700000002, 1700000002, 1700000002, 'p')`,
+		)
+	},
+	// crushtypes DIR: a Crush database whose tool call part names its tool
+	// with a number and writes input that is not JSON
+	"crushtypes": func(t *testing.T, dir string, args ...string) {
+		walDB(t, filepath.Join(dir, args[0]), "crush.db",
+			"CREATE TABLE sessions (id TEXT PRIMARY KEY, parent_session_id TEXT, title TEXT, message_count INTEGER, prompt_tokens INTEGER, completion_tokens INTEGER, cost REAL, updated_at INTEGER, created_at INTEGER, summary_message_id TEXT)",
+			"CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT, role TEXT, parts TEXT, model TEXT, created_at INTEGER, updated_at INTEGER, finished_at INTEGER, provider TEXT)",
+			"INSERT INTO sessions VALUES ('s1', NULL, 't', 2, 10, 5, 0, 1700000000, 1700000000, NULL)",
+			`INSERT INTO messages VALUES ('m1', 's1', 'user', '[{"type":"text","data":{"text":"hi"}}]', NULL, 1700000000, 1700000000, NULL, NULL)`,
+			`INSERT INTO messages VALUES ('m2', 's1', 'assistant', '[{"type":"tool_call","data":{"id":"c1","name":5,"input":"ls -la"}}]', 'm', 1700000001, 1700000001, 1700000001, 'p')`,
 		)
 	},
 	// dir NAME: an empty folder (an output folder inside the case's)
