@@ -306,7 +306,7 @@ func (r *Report) Add(ev *agt.Event) error {
 			r.late = append(r.late, call{ts: ts, stamp: strings.Clone(stamp), sess: s.id, model: strings.Clone(ev.Model), u: u})
 			return nil
 		}
-		bucket += turnSep + s.turnKey(len(s.turns.prompts))
+		bucket += turnSep + s.turnKey(s.turns.at(stamp))
 	}
 	r.addCell(s.id, bucket, ev.Model, stamp, usage)
 	return nil
@@ -497,8 +497,8 @@ func (r *Report) Rows() (rows []Row, total Row) {
 				keys[i] = s.provider
 			case Project:
 				keys[i] = orDash(s.cwd)
-			case Turn:
-				keys[i] = turn
+			case Turn: // the session it continues as, for one named late
+				keys[i] = s.provider + "\x00" + s.native + "\x00" + turn
 			}
 		}
 		k := strings.Join(keys, "\x01")

@@ -47,9 +47,27 @@ func (r *Report) followTurn(ev *agt.Event) {
 	}
 }
 
-// turnKey is the key of a turn row: the session (provider NUL native id)
-// and the turn's number, the prompt after it.
+// at is the number of prompts before a main-stream usage event at stamp:
+// those read so far, less those that came after its time (a log that
+// writes a call's usage after the next prompt, as Gemini CLI's does: the
+// call was the earlier turn's).
+func (t *turns) at(stamp string) int {
+	n := len(t.prompts)
+	for n > 0 && stamp != "" && t.starts[n-1] != "" && stamp < t.starts[n-1] {
+		n--
+	}
+	return n
+}
+
+// turnKey is the key of the turn after the n-th prompt of session s (0:
+// before the first): its index, as the transcript numbers turns, NUL its
+// prompt. Usage before the first prompt is a turn of its own when the main
+// stream had events then; else (a warm-up subagent's) it counts in the
+// first prompt's turn, as in the transcript.
 func (s *session) turnKey(n int) string {
+	if n == 0 && !s.turns.pre && len(s.turns.prompts) > 0 {
+		n = 1
+	}
 	idx := n - 1
 	if s.turns.pre {
 		idx = n
@@ -59,11 +77,11 @@ func (s *session) turnKey(n int) string {
 	if n > 0 {
 		prompt = s.turns.prompts[n-1]
 	}
-	return fmt.Sprintf("%s\x00%s\x00%08d\x00%s", s.provider, s.native, idx, prompt)
+	return fmt.Sprintf("%08d\x00%s", idx, prompt)
 }
 
-// turnText is how a turn row's key shows: the native session id, the
-// turn's index and its prompt.
+// turnText is how a turn row's key (provider NUL native id NUL turnKey)
+// shows: the native session id, the turn's index and its prompt.
 func turnText(k string) string {
 	parts := strings.SplitN(k, "\x00", 4)
 	if len(parts) < 4 {
