@@ -89,10 +89,13 @@ type Tool struct {
 	Cwd string `json:"-"`
 }
 
-// MCP names the server and tool of an MCP tool call.
+// MCP names the server and tool of an MCP tool call. Skill is set where
+// the log shows that the call loaded a skill, whatever the server is named:
+// the skill's name, as the SKILL.md the server returned names it.
 type MCP struct {
 	Server string `json:"server"`
 	Tool   string `json:"tool"`
+	Skill  string `json:"skill,omitempty"`
 }
 
 // Result is the outcome of a tool call. Call is the event id of the call when

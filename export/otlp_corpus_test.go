@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agt-project/agt/export/otlp"
 	"github.com/agt-project/agt/provider/providertest"
 	"github.com/agt-project/agt/transcript"
 	"go.opentelemetry.io/collector/pdata/pcommon"
@@ -97,12 +98,24 @@ func checkOTLPTimes(tr *transcript.Transcript, b []byte, content bool) ([]string
 			}
 			st.subagents++
 			p := byID[s.parent]
-			if p != nil && p.op == "execute_tool" {
+			stream := s.attrs["agt.stream"].Str()
+			switch {
+			case p == nil || p.op != "execute_tool":
+				bad = append(bad, fmt.Sprintf("%s %s: parent %v, not an execute_tool span", s.name, stream, p))
+			case linked[stream]:
 				st.underTool++
-			} else if linked[s.attrs["agt.stream"].Str()] {
-				bad = append(bad, fmt.Sprintf("%s %s: parent %q, not the execute_tool span of its call", s.name, s.attrs["agt.stream"].Str(), p.op))
-			} else {
+				if _, ok := p.attrs[otlp.StandIn]; ok {
+					bad = append(bad, fmt.Sprintf("%s %s: under a stand-in although the log links its call", s.name, stream))
+				}
+			default:
+				// the log links no call: a stand-in, with no call id,
+				// over the subagent's own time
 				st.unlinked++
+				_, stand := p.attrs[otlp.StandIn]
+				_, id := p.attrs["gen_ai.tool.call.id"]
+				if !stand || !p.attrs[otlp.StandIn].Bool() || id || p.start != s.start || p.end != s.end || byID[p.parent] == nil || byID[p.parent].parent != "" {
+					bad = append(bad, fmt.Sprintf("%s %s: parent %+v, not a stand-in under the root over its time", s.name, stream, *p))
+				}
 			}
 		case "chat":
 			if _, ok := s.attrs["agt.usage.scope"]; ok {
@@ -218,6 +231,6 @@ func TestOTLPCorpus(t *testing.T) {
 		t.Logf("%s: %+v", dir, sum)
 		total.add(sum)
 	}
-	t.Logf("all: %d documents, %d spans, %d of %d chat spans with messages, %d of %d subagents under their execute_tool span (%d the log links to no call of the session)",
+	t.Logf("all: %d documents, %d spans, %d of %d chat spans with messages, %d of %d subagents under their call's execute_tool span (%d the log links to no call of the session: under a stand-in)",
 		total.docs, total.spans, total.withMessages, total.chats, total.underTool, total.subagents, total.unlinked)
 }

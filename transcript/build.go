@@ -33,6 +33,8 @@ type builder struct {
 	// the provisional calls not settled yet
 	unsettled unsettled
 	unit      string // the key of the input unit of its first event
+	// the main stream's run-scope usage, for the turns
+	runUsage []runNote
 }
 
 type callRef struct {
@@ -410,6 +412,7 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 		b.t.ContextWindow = u.ContextWindow
 	}
 	if u.Scope != agt.ScopeCall {
+		b.noteRun(c, ev)
 		return
 	}
 	key := ""
@@ -628,6 +631,7 @@ func (b *builder) transcript() *Transcript {
 	}
 	t.CostUSD, t.Usage.CostUSD = t.Usage.CostUSD, nil
 	t.NativeCostUSD, t.Usage.NativeCostUSD = t.Usage.NativeCostUSD, nil
+	t.Turns = turns(t, b.runUsage)
 	return t
 }
 

@@ -67,8 +67,10 @@ type Transcript struct {
 	NativeCostUSD *float64   `json:"native_cost_usd,omitempty"` // the agent's own figure
 	ContextWindow int64      `json:"context_window,omitempty"`
 	Subagents     []Subagent `json:"subagents"`
-	Counts        Counts     `json:"counts"`
-	Outcome       Outcome    `json:"outcome"`
+	// Turns groups the main conversation by user prompt (turns.go).
+	Turns   []Turn  `json:"turns"`
+	Counts  Counts  `json:"counts"`
+	Outcome Outcome `json:"outcome"`
 }
 
 // Message is one message of a conversation.

@@ -21,9 +21,10 @@
 //     (the canonical name), gen_ai.tool.call.id, its arguments and result
 //     (left out with the content), and an error status when the tool failed;
 //   - each subagent as an invoke_agent span under the execute_tool span of
-//     the tool call that started it (the transcript's tool_call_id), under
-//     the root where the log names none; its own chat and execute_tool
-//     spans under it;
+//     the tool call that started it (the transcript's tool_call_id); where
+//     the log names none, under a stand-in execute_tool span (StandIn, no
+//     tool name or call id) under the root, over the subagent's time; its
+//     own chat and execute_tool spans under it;
 //   - how the run ended on its invoke_agent span: agt.outcome.status,
 //     agt.outcome.reason and agt.outcome.errors, and for a failed run
 //     (status error or max_turns) an error status with the reason's first
@@ -132,6 +133,7 @@ type Value struct {
 	String *string  `json:"stringValue,omitempty"`
 	Int    *string  `json:"intValue,omitempty"` // OTLP JSON writes 64-bit integers as strings
 	Double *float64 `json:"doubleValue,omitempty"`
+	Bool   *bool    `json:"boolValue,omitempty"`
 	Array  *Array   `json:"arrayValue,omitempty"`
 }
 
@@ -156,6 +158,12 @@ func strs(k string, v ...string) KV {
 }
 
 func dbl(k string, v float64) KV { return KV{Key: k, Value: Value{Double: &v}} }
+
+// flag is a boolean attribute set to true.
+func flag(k string) KV {
+	v := true
+	return KV{Key: k, Value: Value{Bool: &v}}
+}
 
 // Options are the choices of a rendering; the zero value renders content
 // and takes the wall clock for a session without times.
@@ -239,11 +247,17 @@ func (o Options) Of(t *transcript.Transcript) *Request {
 	}
 	root := tr.agent(&convs[0], "", places[0])
 	for i := 1; i < len(convs); i++ {
-		parent := root // convs[i] is t.Subagents[i-1]
+		// convs[i] is t.Subagents[i-1]
 		if id, ok := tr.callers[t.Subagents[i-1].ToolCallID]; ok {
-			parent = id
+			tr.agent(&convs[i], id, places[i])
+			continue
 		}
-		tr.agent(&convs[i], parent, places[i])
+		// the log records no call that started it: a stand-in
+		// execute_tool span under the root, over the subagent's time
+		stand := tr.standIn(root, places[i]+"/call")
+		sub := len(tr.spans)
+		tr.agent(&convs[i], tr.spans[stand].SpanID, places[i])
+		tr.spans[stand].Start, tr.spans[stand].End = tr.spans[sub].Start, tr.spans[sub].End
 	}
 	res := []KV{str("service.name", "agt"), str("gen_ai.agent.name", export.Agent(t.Provider))}
 	if t.Version != "" {
@@ -494,6 +508,22 @@ func (tr *trace) tool(tc *transcript.ToolCall, from, to int64, parent, place str
 		}
 	}
 	tr.add(Span{SpanID: tr.spanID(place), ParentSpanID: parent, Name: "execute_tool " + tc.Name, Kind: kindInternal, Attributes: attrs, Status: st}, from, to)
+}
+
+// StandIn is the attribute that marks an execute_tool span standing in
+// for a tool call the log does not record: the call that started a
+// subagent, where the log names none (Claude Code's warm-up subagents, a
+// Codex review thread's own rollout). It has no tool call id.
+const StandIn = "agt.tool.stand_in"
+
+// standIn adds a stand-in execute_tool span under parent and returns its
+// index; its times are set once its subagent's are known.
+func (tr *trace) standIn(parent, place string) int {
+	attrs := []KV{
+		str("gen_ai.operation.name", "execute_tool"),
+		flag(StandIn),
+	}
+	return tr.add(Span{SpanID: tr.spanID(place), ParentSpanID: parent, Name: "execute_tool", Kind: kindInternal, Attributes: attrs}, tr.base, tr.base)
 }
 
 // firstLine is the first line of s, at most 200 bytes of it.

@@ -118,6 +118,39 @@ func TestSubagentUnderItsToolSpan(t *testing.T) {
 	}
 }
 
+// A subagent the log links to no call (a warm-up subagent, a review
+// thread's own rollout) is under a stand-in execute_tool span under the
+// root: flagged, without tool name or call id, over the subagent's time.
+func TestSubagentWithoutCall(t *testing.T) {
+	tr := session()
+	tr.Subagents[0].ToolCallID = ""
+	ss := spans(t, Options{}, tr)
+	ids := map[string]Span{}
+	for _, s := range ss {
+		ids[s.SpanID] = s
+	}
+	var n int
+	for _, s := range ss {
+		if _, ok := attr(s, "agt.stream"); !ok {
+			continue
+		}
+		n++
+		p := ids[s.ParentSpanID]
+		_, id := attr(p, "gen_ai.tool.call.id")
+		op, _ := attr(p, "gen_ai.operation.name")
+		flagged := false
+		for _, kv := range p.Attributes {
+			flagged = flagged || kv.Key == StandIn && kv.Value.Bool != nil && *kv.Value.Bool
+		}
+		if op != "execute_tool" || p.Name != "execute_tool" || id || !flagged || ids[p.ParentSpanID].ParentSpanID != "" || p.Start != s.Start || p.End != s.End {
+			t.Errorf("subagent [%s, %s] under %+v", s.Start, s.End, p)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d subagent spans", n)
+	}
+}
+
 // A session whose log states no time takes the clock's; a message without a
 // time takes the previous known one; no span is before 2000.
 func TestTimesWithoutTimestamps(t *testing.T) {

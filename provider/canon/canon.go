@@ -164,7 +164,15 @@ func normalize(source, cwd string, keep bool, name string, native agt.Raw, prese
 	}
 	if ok {
 		n := norm{name: mcpName(server, tool), kind: KindOther, origin: OriginMCP, mcp: &agt.MCP{Server: server, Tool: tool}, input: native}
-		if skillServer(server) && in != nil && (!in.has("skill") || in.str("skill") == tool) {
+		if skill := loadedSkill(preset); skill != "" && in != nil {
+			// the log shows the call loaded a skill (its result is the
+			// skill's SKILL.md): a Skill, whatever the server's name
+			n.mcp.Skill = skill
+			if !in.has("skill") {
+				in.setStr("skill", skill)
+			}
+			n.name, n.input, n.origin = "Skill", in.raw(), OriginSkill
+		} else if skillServer(server) && in != nil && (!in.has("skill") || in.str("skill") == tool) {
 			// a server of skills, one tool per skill: the call is a Skill
 			in.setStr("skill", tool)
 			n.name, n.input, n.origin = "Skill", in.raw(), OriginSkill
@@ -260,9 +268,9 @@ func unchanged(provider, cwd string, t *agt.Tool) bool {
 
 func render(to string, t *agt.Tool) (string, agt.Raw) {
 	in, isObj := parseObject(t.Input)
-	if t.MCP != nil && (strings.HasPrefix(t.Name, "mcp__") || t.Name == "Skill" && skillServer(t.MCP.Server)) {
+	if t.MCP != nil && (strings.HasPrefix(t.Name, "mcp__") || t.Name == "Skill" && (skillServer(t.MCP.Server) || t.MCP.Skill != "")) {
 		out := t.Input
-		if isObj && skillServer(t.MCP.Server) && in.str("skill") == t.MCP.Tool {
+		if isObj && (skillServer(t.MCP.Server) && in.str("skill") == t.MCP.Tool || t.MCP.Skill != "" && in.str("skill") == t.MCP.Skill && !nativeHas(t, "skill")) {
 			in.del("skill")
 			out = in.raw()
 		}

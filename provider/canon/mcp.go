@@ -3,6 +3,8 @@ package canon
 import (
 	"path"
 	"strings"
+
+	"github.com/agt-project/agt"
 )
 
 // MCPStyle is one provider's way of naming an MCP server's tool.
@@ -122,8 +124,24 @@ func mcpOut(provider, server, tool string) string {
 	return mcpName(server, tool)
 }
 
+// loadedSkill is the skill an MCP call loaded, where the provider's parser
+// read it from the log (agt.MCP.Skill): "" when the log does not tell.
+func loadedSkill(preset *agt.MCP) string {
+	if preset == nil {
+		return ""
+	}
+	return preset.Skill
+}
+
+// nativeHas tells whether a call's native input has the member k.
+func nativeHas(t *agt.Tool, k string) bool {
+	in, ok := parseObject(t.NativeInput)
+	return ok && in.has(k)
+}
+
 // skillServer reports whether an MCP server serves skills, one tool per
-// skill (Codex mcp:<server>/<skill>): its name says so.
+// skill (Codex mcp:<server>/<skill>): its name says so. It is the rule
+// where the log does not show what the server is (loadedSkill).
 func skillServer(server string) bool {
 	return strings.Contains(strings.ToLower(server), "skill")
 }
@@ -156,4 +174,43 @@ func skillOfPath(p string) (skill, plugin string) {
 		}
 	}
 	return skill, plugin
+}
+
+// SkillDoc is the name of the skill whose SKILL.md text is: a document that
+// opens with the YAML front matter every SKILL.md has (between "---" lines,
+// with name and description), "" for any other text. A provider's parser
+// uses it on what an MCP call returned: a server that answers a call with a
+// SKILL.md serves skills, whatever its name.
+func SkillDoc(text string) string {
+	text = strings.TrimLeft(text, " \t\r\n\ufeff")
+	rest, ok := strings.CutPrefix(text, "---")
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimLeft(rest, " \t")
+	if !strings.HasPrefix(rest, "\n") && !strings.HasPrefix(rest, "\r\n") {
+		return ""
+	}
+	name, desc := "", false
+	for _, line := range strings.Split(rest, "\n")[1:] {
+		line = strings.TrimRight(line, " \t\r")
+		if line == "---" {
+			if desc {
+				return name
+			}
+			return ""
+		}
+		k, v, ok := strings.Cut(line, ":")
+		if !ok || strings.HasPrefix(k, " ") || strings.HasPrefix(k, "\t") {
+			continue // a nested or continued value
+		}
+		v = strings.Trim(strings.TrimSpace(v), `"'`)
+		switch strings.TrimSpace(k) {
+		case "name":
+			name = v
+		case "description":
+			desc = true
+		}
+	}
+	return ""
 }

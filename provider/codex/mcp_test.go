@@ -63,3 +63,51 @@ func TestMCPInvocation(t *testing.T) {
 	}
 	checkLinks(t, evs)
 }
+
+// TestMCPSkillServer: a call whose mcp_tool_call_end returns a SKILL.md
+// (front matter with name and description) loaded a skill, from a server
+// whatever its name: it becomes Skill with the skill's name, and renders
+// back to the server's tool. Another tool of the same server, and a text
+// that only looks like front matter, stay MCP calls.
+func TestMCPSkillServer(t *testing.T) {
+	skillMD := `---\nname: brainstorming\ndescription: \"Turn a rough idea into a design, one question at a time\"\n---\n\n# Brainstorming\n\nAsk one question at a time.`
+	evs, _ := parse(t, "rollout.jsonl", lines(
+		meta("a", ""),
+		// 2: a skill loaded from a server named "playbook"
+		`{"timestamp":"2026-06-18T05:34:50.000Z","type":"response_item","payload":{"type":"function_call","name":"mcp__playbook__brainstorming","arguments":"{}","call_id":"c1"}}`,
+		`{"timestamp":"2026-06-18T05:34:51.000Z","type":"event_msg","payload":{"type":"mcp_tool_call_end","call_id":"c1","invocation":{"server":"playbook","tool":"brainstorming","arguments":{}},"duration":{"secs":0,"nanos":4000000},"result":{"Ok":{"content":[{"type":"text","text":"`+skillMD+`"}],"isError":false}}}}`,
+		`{"timestamp":"2026-06-18T05:34:51.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"ok"}}`,
+		// 5: the same server's listing tool
+		`{"timestamp":"2026-06-18T05:34:52.000Z","type":"response_item","payload":{"type":"function_call","name":"mcp__playbook__list","arguments":"{}","call_id":"c2"}}`,
+		`{"timestamp":"2026-06-18T05:34:53.000Z","type":"event_msg","payload":{"type":"mcp_tool_call_end","call_id":"c2","invocation":{"server":"playbook","tool":"list","arguments":{}},"duration":{"secs":0,"nanos":4000000},"result":{"Ok":{"content":[{"type":"text","text":"brainstorming: Turn a rough idea into a design"}],"isError":false}}}}`,
+		// 7: a page with a title block but no description: not a SKILL.md
+		`{"timestamp":"2026-06-18T05:34:54.000Z","type":"response_item","payload":{"type":"function_call","name":"mcp__docs__fetch","arguments":"{\"url\":\"https://example.com/post\"}","call_id":"c3"}}`,
+		`{"timestamp":"2026-06-18T05:34:55.000Z","type":"event_msg","payload":{"type":"mcp_tool_call_end","call_id":"c3","invocation":{"server":"docs","tool":"fetch","arguments":{"url":"https://example.com/post"}},"duration":{"secs":0,"nanos":4000000},"result":{"Ok":{"content":[{"type":"text","text":"---\nname: post\n---\nHello"}],"isError":false}}}}`,
+	))
+	want := map[string]struct{ name, input, origin, back string }{
+		"c1": {"Skill", `{"skill":"brainstorming"}`, canon.OriginSkill, "mcp__playbook__brainstorming {}"},
+		"c2": {"mcp__playbook__list", `{}`, canon.OriginMCP, "mcp__playbook__list {}"},
+		"c3": {"mcp__docs__fetch", `{"url":"https://example.com/post"}`, canon.OriginMCP, `mcp__docs__fetch {"url":"https://example.com/post"}`},
+	}
+	seen := 0
+	for _, ev := range evs {
+		if ev.Kind != agt.KindToolCall {
+			continue
+		}
+		w := want[ev.Tool.ID]
+		seen++
+		tool := *ev.Tool
+		canon.Normalize("codex", &tool)
+		if tool.Name != w.name || string(tool.Input) != w.input || tool.Origin != w.origin {
+			t.Errorf("%s: %s %s %s, want %s %s %s", ev.Tool.ID, tool.Name, tool.Input, tool.Origin, w.name, w.input, w.origin)
+		}
+		name, in := canon.Render("codex", "codex", &tool)
+		if got := name + " " + string(in); got != w.back {
+			t.Errorf("%s: renders back as %s, want %s", ev.Tool.ID, got, w.back)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d calls, want %d", seen, len(want))
+	}
+	checkLinks(t, evs)
+}

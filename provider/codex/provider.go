@@ -80,7 +80,12 @@
 //     the call's MCP. A rollout's MCP function call (named mcp__…, a name
 //     Codex sanitised) waits for its mcp_tool_call_begin or _end, whose
 //     invocation names the server and tool; any other line first emits it
-//     as it is. It keeps its own line.
+//     as it is. It keeps its own line. An end event whose result is a
+//     SKILL.md (front matter with name and description, canon.SkillDoc)
+//     says the call loaded that skill: the MCP's skill is set, and the call
+//     normalizes to Skill whatever the server's name (Codex writes no MCP
+//     configuration in its rollouts, and the tool descriptions only where a
+//     tool_search lists them; the result is what every call has).
 //   - A web_search_call has no output item and often no id. It pairs with
 //     the web_search_end of its id or, failing that, of its query (0.146
 //     names the two with different ids); when no end event comes, a search

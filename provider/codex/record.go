@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/canon"
 )
 
 // rolloutLine is one line of a current rollout.
@@ -161,7 +162,33 @@ func prepareMCP(it *item) {
 	it.name, it.in, it.res = mcpName(inv.Server, inv.Tool), agt.ToolArgs(inv.Arguments), it.mcpResult()
 	if inv.Server != "" && inv.Tool != "" {
 		it.mcp = &agt.MCP{Server: inv.Server, Tool: inv.Tool}
+		if !it.res.IsError {
+			it.mcp.Skill = skillReturned(it.res.Output)
+		}
 	}
+}
+
+// skillReturned is the skill whose SKILL.md an MCP call returned (a text
+// item of its CallToolResult), "" when it returned none: the server serves
+// skills, whatever its name (canon.SkillDoc).
+func skillReturned(out agt.Raw) string {
+	var r struct {
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	if len(out) == 0 || out[0] != '{' || agt.API.Unmarshal(out, &r) != nil {
+		return ""
+	}
+	for _, c := range r.Content {
+		if c.Type == "text" {
+			if s := canon.SkillDoc(c.Text); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
 }
 
 func prepareWebEnd(it *item) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -120,7 +121,9 @@ be read or a data error under --strict, 2 usage error, 130 interrupted.`)
 		if err != nil {
 			return err
 		}
-		cfg.Opts.Usage = true
+		// the turn view reads the prompts too: a usage-only parse leaves
+		// out message contents, and with them what tells a prompt
+		cfg.Opts.Usage = !slices.Contains(opt.By, report.Turn)
 		// the report reads usage only: tool calls are not made canonical
 		cfg.Transform = func(ev *agt.Event) string {
 			if ev.Kind != agt.KindUsage || ev.Meta != nil && ev.Meta.Type == provider.MetaTranscript {

@@ -22,7 +22,7 @@ type column struct {
 
 // heads are the table headings of the views.
 var heads = map[string]string{Day: "Day", Week: "Week", Month: "Month", Session: "Session", Model: "Model",
-	Provider: "Provider", Project: "Project", Block: "Block"}
+	Provider: "Provider", Project: "Project", Block: "Block", Turn: "Turn"}
 
 // figures are the columns of the figures, in their order. A narrow table
 // drops native cost first, then calls, sessions, reasoning, cache write,

@@ -33,7 +33,7 @@ const (
 )
 
 // Views are the names --by takes, in the order help lists them.
-var Views = []string{Day, Week, Month, Session, Model, Provider, Project, Block}
+var Views = []string{Day, Week, Month, Session, Turn, Model, Provider, Project, Block}
 
 // BlockLength is the length of a billing block: a block opens at the first
 // call after the last one closed, floored to the hour (UTC), and holds the
@@ -144,6 +144,7 @@ func Total(rows []Row) Row {
 type session struct {
 	id, provider, native, cwd string
 	alias                     string // the session it continues as (a session named late)
+	turns                     turns  // its user turns (the turn view)
 }
 
 // cell is the usage of one session in one bucket.
@@ -173,9 +174,11 @@ type Report struct {
 	time     []string // the time views of By, in order
 	byModel  bool
 	blocks   bool
+	byTurn   bool
 	sessions map[string]*session
 	cells    map[cellKey]*cell
 	calls    []call
+	late     []call // a subagent's usage, for the turn view: placed by its time
 	// counted is the group (of input units, see transcript.Consolidator)
 	// in which each usage event was counted, by its session and id: the
 	// consolidator counts a record once within a group, the report once
@@ -206,6 +209,8 @@ func New(opt Options) *Report {
 			r.byModel = true
 		case Block:
 			r.blocks = true
+		case Turn:
+			r.byTurn = true
 		}
 	}
 	return r
@@ -223,6 +228,9 @@ func ParseBy(s string) ([]string, error) {
 			return nil, fmt.Errorf("%q given twice", v)
 		}
 		by = append(by, v)
+	}
+	if slices.Contains(by, Turn) && slices.Contains(by, Block) {
+		return nil, fmt.Errorf("%q and %q: choose one", Turn, Block)
 	}
 	return by, nil
 }
@@ -244,6 +252,7 @@ func (r *Report) Add(ev *agt.Event) error {
 		}
 		return nil
 	}
+	r.followTurn(ev)
 	if ev.Kind != agt.KindUsage || ev.Usage == nil {
 		return nil
 	}
@@ -289,7 +298,17 @@ func (r *Report) Add(ev *agt.Event) error {
 		r.calls = append(r.calls, call{ts: ts, stamp: strings.Clone(stamp), sess: s.id, model: strings.Clone(ev.Model), u: u})
 		return nil
 	}
-	r.addCell(s.id, r.bucket(ts, stamp), ev.Model, stamp, usage)
+	bucket := r.bucket(ts, stamp)
+	if r.byTurn {
+		if ev.Stream != agt.StreamMain && ev.Stream != "" && stamp != "" {
+			u := *usage
+			u.MessageID, u.Speed = "", ""
+			r.late = append(r.late, call{ts: ts, stamp: strings.Clone(stamp), sess: s.id, model: strings.Clone(ev.Model), u: u})
+			return nil
+		}
+		bucket += turnSep + s.turnKey(s.turns.at(stamp))
+	}
+	r.addCell(s.id, bucket, ev.Model, stamp, usage)
 	return nil
 }
 
@@ -423,6 +442,7 @@ func (r *Report) Rows() (rows []Row, total Row) {
 		}
 		r.calls = nil
 	}
+	r.placeLate()
 	type acc struct {
 		row      Row
 		sessions map[string]bool
@@ -452,7 +472,8 @@ func (r *Report) Rows() (rows []Row, total Row) {
 		if s == nil {
 			s = r.sessions[c.sess]
 		}
-		bucket := strings.Split(c.bucket, "\x00")
+		cb, turn, _ := strings.Cut(c.bucket, turnSep)
+		bucket := strings.Split(cb, "\x00")
 		keys := make([]string, len(r.opt.By))
 		ti := 0
 		var blockEnd string
@@ -476,6 +497,8 @@ func (r *Report) Rows() (rows []Row, total Row) {
 				keys[i] = s.provider
 			case Project:
 				keys[i] = orDash(s.cwd)
+			case Turn: // the session it continues as, for one named late
+				keys[i] = s.provider + "\x00" + s.native + "\x00" + turn
 			}
 		}
 		k := strings.Join(keys, "\x01")
@@ -515,6 +538,7 @@ func (r *Report) Rows() (rows []Row, total Row) {
 	}
 	// the session id's provider orders sessions of two providers alike
 	slices.SortFunc(rows, func(a, b Row) int { return r.compare(a, b) })
+	showTurns(r.opt.By, rows)
 	all.row.Sessions, all.row.sessions = len(all.sessions), all.sessions
 	all.row.Models = sortedKeys(all.models)
 	return rows, all.row
