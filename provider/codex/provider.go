@@ -154,5 +154,5 @@ func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
 	}
 	c := newConv(false)
 	c.holdMCP = true
-	return &rolloutParser{conv: c}
+	return &rolloutParser{conv: c, usage: opts.Usage}
 }
