@@ -148,7 +148,7 @@ func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
 	case FormatExecJSON:
 		return newLive()
 	case FormatRolloutLegacy:
-		return &legacyParser{conv: newConv(true)}
+		return &legacyParser{conv: newConv(true), usage: opts.Usage}
 	case FormatLegacyJSON:
 		return &docParser{conv: newConv(true)}
 	}

@@ -132,3 +132,41 @@ func TestUsageOnlyBadLines(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageOnlyLegacyMixed: a legacy rollout (bare header, state markers,
+// bare items) that goes on in the envelope of current rollouts, as the
+// bench generator writes them: for a usage report its envelope lines are
+// checked, not decoded, and give the unknown events, errors and lines of
+// a full parse.
+func TestUsageOnlyLegacyMixed(t *testing.T) {
+	const ts = `{"timestamp":"2026-01-01T00:00:0`
+	lines := []string{
+		`{"id":"0198c7a0-0000-7000-8000-000000000009","timestamp":"2025-08-20T13:20:47.060Z","instructions":null}`,
+		`{"record_type":"state"}`,
+		`{"type":"message","id":null,"role":"user","content":[{"type":"input_text","text":"hi"}]}`,
+		ts + `1.000Z","type":"turn_context","payload":{"cwd":"/p","model":"gpt-5.2-codex"}}`,
+		ts + `2.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi`, // cut short
+		ts + `3.000Z","type":"event_msg","payload":{"type":"agent_message","message":"a` + "\x01" + `b"}}`,                         // a raw control character
+		tokenCount(100, 20, 10, 5),
+		`{"type":"message","id":null,"role":"assistant","content":[{"type":"output_text","text":"done"}]}`,
+	}
+	path := filepath.Join(t.TempDir(), "rollout-2025-08-20T13-20-47-0198c7a0-0000-7000-8000-000000000009.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	full, fast := parseUsageView(t, agt.Options{}, path), parseUsageView(t, agt.Options{Usage: true}, path)
+	if full.stats.Errors != 2 || full.stats.Unknown != 2 {
+		t.Fatalf("full parse: %d errors, %d unknown: %s", full.stats.Errors, full.stats.Unknown, full.diag)
+	}
+	if full.diag != fast.diag || full.stats.Errors != fast.stats.Errors || full.stats.Unknown != fast.stats.Unknown {
+		t.Errorf("full (%d errors, %d unknown):\n%s\nusage report (%d, %d):\n%s", full.stats.Errors, full.stats.Unknown, full.diag, fast.stats.Errors, fast.stats.Unknown, fast.diag)
+	}
+	if !slices.Equal(full.usage, fast.usage) || !slices.Equal(full.folders, fast.folders) {
+		t.Errorf("usage:\n full %q %q\n fast %q %q", full.usage, full.folders, fast.usage, fast.folders)
+	}
+	for i := range lines {
+		if l := fmt.Sprintf("%s:%d", path, i+1); !fast.lines[l] || !full.lines[l] {
+			t.Errorf("%s: no event (full %v, usage report %v)", l, full.lines[l], fast.lines[l])
+		}
+	}
+}
