@@ -11,7 +11,8 @@ import (
 // threads (session_meta) and, to place the copied histories of forks, the
 // time and turn of every line (fork.go). The other lines, most of a
 // rollout's bytes (messages, tool calls and outputs), are skimmed: their
-// envelope and payload types, time and turn are read, the line is checked
+// envelope and payload types and time are read (their turn only while a
+// copied history is in effect, see turnOf), the line is checked
 // for being a JSON object (agt.Check: a bad line is still reported as in
 // a full parse), and it gives one meta event {type, subtype: the payload
 // type} on its line; a payload type no table knows is still an unknown
@@ -57,7 +58,7 @@ func turnOf(rec []byte) string {
 			TurnID string `json:"turn_id"`
 		} `json:"payload"`
 	}
-	agt.Decode(rec, &t) // a turn of the wrong type is none, as in a full parse
+	agt.Decode(rec, &t) // a turn of the wrong type is none (a report leaves field types unchecked: see agt.Check)
 	return t.Payload.TurnID
 }
 
