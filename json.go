@@ -150,6 +150,28 @@ func Decode(rec []byte, v any) error {
 	return &FieldError{Msg: fieldMsg(t, err.Error())}
 }
 
+// Check reads rec as Decode does without decoding a field of it: nil for a
+// JSON object, else the error Decode gives for a record that is not one
+// (its strings checked as Decode checks them). A parser that needs nothing
+// of a record (a usage report's lines without usage) still tells a bad
+// line this way.
+func Check(rec []byte) error {
+	t := bytes.TrimLeft(rec, " \t\r\n\ufeff")
+	if len(t) == 0 {
+		return errors.New("empty record")
+	}
+	if t[0] != '{' {
+		if API.Valid(t) {
+			return fmt.Errorf("JSON %s where an object belongs", jsonKind(t[0]))
+		}
+		return errors.New("not JSON")
+	}
+	if !API.Valid(t) {
+		return invalid(t)
+	}
+	return checkStrings(t)
+}
+
 // fieldMsg explains a decoder type mismatch in one line: which key holds
 // what, and what belongs there ("kind": a number where a string belongs),
 // or the decoder's first line when it cannot tell.

@@ -1,6 +1,7 @@
 package agt
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 
@@ -65,6 +66,29 @@ func TestCompact(t *testing.T) {
 	} {
 		if got := string(Compact([]byte(c.in))); got != c.want {
 			t.Errorf("Compact(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+// TestCheck: Check tells a record that is not a JSON object with the error
+// Decode gives it, and takes every object Decode reads (a field of the
+// wrong type is no matter to it: it reads none).
+func TestCheck(t *testing.T) {
+	var v struct {
+		Kind string `json:"kind"`
+		N    int    `json:"n"`
+	}
+	for _, in := range []string{
+		`{"kind":"x","n":1}`, `{"kind":"x","n":"seven"}`, " \t{\"a\":[1,{}]}\r\n",
+		`{"kind":`, `[1]`, `"x"`, ``, `{"a":1}}`, `{"a":"\x"}`, "{\"a\":\"x\ty\"}", `{"a":1,}`, `nope`,
+	} {
+		derr := Decode([]byte(in), &v)
+		if IsFieldError(derr) {
+			derr = nil
+		}
+		cerr := Check([]byte(in))
+		if fmt.Sprint(derr) != fmt.Sprint(cerr) {
+			t.Errorf("%q: Check %v, Decode %v", in, cerr, derr)
 		}
 	}
 }

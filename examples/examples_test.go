@@ -1,6 +1,7 @@
 // Package examples holds the jq recipes of docs/guide-eval.md that check sessions
 // whatever the agent (skills.jq: did the agent use skill X; tools.jq: which
-// tools, in which order); its tests run them in-process with gojq.
+// tools, in which order) and the search of docs/report.md (grep.jq: a grep
+// over events); its tests run them in-process with gojq.
 package examples
 
 import (

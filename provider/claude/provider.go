@@ -61,9 +61,10 @@
 //     <task-notification>); an enqueue, a dequeue (a user record follows) and
 //     the second copy of a prompt are meta events.
 //   - For a usage report (agt.Options.Usage) message contents are not
-//     decoded (texts, tool inputs and results), but for those of progress
-//     records, whose relayed subagent messages carry usage: the usage events
-//     and the sessions' folders are those of a full parse (TestUsageOnly).
+//     decoded (texts, tool inputs and results), those of the subagent
+//     messages progress records relay included (their usage is in
+//     message.usage): the usage events and the sessions' folders are those
+//     of a full parse (TestUsageOnly).
 package claude
 
 import (

@@ -136,23 +136,26 @@ type decoded struct {
 	duration  *int64 // toolUseResult.durationMs (Glob, Grep) or totalDurationMs (Task)
 }
 
-// decodeRecord reads a line; for a usage report (usage) it leaves the
-// message content of records other than progress undecoded.
+// decodeRecord reads a line; for a usage report (usage) it leaves every
+// message content undecoded, the relayed messages of progress records
+// included (their usage is in message.usage, not in the content).
 func decodeRecord(line []byte, usage bool) (*decoded, error) {
 	d := &decoded{}
 	err := agt.Decode(line, &d.rec)
 	if err != nil && !agt.IsFieldError(err) {
 		return nil, err
 	}
-	if usage && d.rec.Type != "progress" {
+	if r := d.rec.Data; r != nil && r.Message != nil {
+		d.mirror = &decoded{rec: *r.Message}
+	}
+	if usage {
 		return d, err
 	}
 	if err2 := d.content(); err == nil {
 		err = err2
 	}
-	if r := d.rec.Data; r != nil && r.Message != nil {
-		d.mirror = &decoded{rec: *r.Message}
-		if err2 := d.mirror.content(); err == nil {
+	if m := d.mirror; m != nil {
+		if err2 := m.content(); err == nil {
 			err = err2
 		}
 	}

@@ -13,9 +13,9 @@ import (
 )
 
 // TestUsageOnly: parsed for a usage report (agt.Options.Usage: message
-// contents are not decoded, but for the subagent messages progress records
-// relay), every file gives the usage events and session folders it gives
-// in full: same ids, sessions, streams, times, models and figures.
+// contents are not decoded, those of the subagent messages progress records
+// relay included), every file gives the usage events and session folders it
+// gives in full: same ids, sessions, streams, times, models and figures.
 func TestUsageOnly(t *testing.T) {
 	paths := []string{providertest.Testdata(t, "claude")}
 	if dir := filepath.Join(providertest.RepoRoot(t), "..", "shared", "corpus", "claude"); !testing.Short() {

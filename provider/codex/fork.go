@@ -86,10 +86,18 @@ func (s *sections) line(ms, turn int64) {
 // the copy is the sub-agent's own (the parent's call gets its own output).
 const spawnedText = "You are the newly spawned agent. The prior conversation history was forked from your parent agent."
 
-// spawned reports that line it is the output a spawned sub-agent's copy
-// ends with.
-func spawned(r *rolloutLine) bool {
-	return r.Type == "response_item" && r.Payload.Type == "function_call_output" && bytes.Contains(r.Payload.Output, []byte(spawnedText))
+// spawned reports that line r (rec) is the output a spawned sub-agent's
+// copy ends with: a function_call_output that holds spawnedText (its
+// output does, when the line is decoded; the line, when it is skimmed: the
+// text has no character JSON escapes).
+func spawned(r *rolloutLine, rec []byte) bool {
+	if r.Type != "response_item" || r.Payload.Type != "function_call_output" {
+		return false
+	}
+	if r.skim {
+		return bytes.Contains(rec, []byte(spawnedText))
+	}
+	return bytes.Contains(r.Payload.Output, []byte(spawnedText))
 }
 
 // v7ms is the creation time of a UUIDv7 (unix ms), 0 for anything else.
@@ -145,6 +153,14 @@ func content(line []byte) []byte {
 	return rest
 }
 
+// contentSum is the start of the SHA-256 of a line's content, computed in
+// Decode (in parallel) for contentKeys.
+func contentSum(line []byte) (s [12]byte) {
+	sum := sha256.Sum256(content(line))
+	copy(s[:], sum[:])
+	return s
+}
+
 // contentKeys gives the records of a rollout keys made of their content:
 // "c" and 24 hex digits of its SHA-256, then "#n" for the n-th line of the
 // same content in one session (a repeated count, a message said twice).
@@ -161,13 +177,11 @@ type contentSeen struct {
 
 const maxKeys = 1 << 20
 
-func (k *contentKeys) key(session string, line []byte, n int64) string {
+func (k *contentKeys) key(session string, sum [12]byte, n int64) string {
 	if k.seen == nil {
 		k.seen = map[contentSeen]int32{}
 	}
-	sum := sha256.Sum256(content(line))
-	s := contentSeen{session: session}
-	copy(s.sum[:], sum[:])
+	s := contentSeen{session: session, sum: sum}
 	key := "c" + hex.EncodeToString(s.sum[:])
 	c, ok := k.seen[s]
 	if !ok && len(k.seen) >= maxKeys {

@@ -153,11 +153,11 @@ func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
 	case FormatExecJSON:
 		return newLive()
 	case FormatRolloutLegacy:
-		return &legacyParser{conv: newConv(true)}
+		return &legacyParser{conv: newConv(true), usage: opts.Usage}
 	case FormatLegacyJSON:
 		return &docParser{conv: newConv(true)}
 	}
 	c := newConv(false)
 	c.holdMCP = true
-	return &rolloutParser{conv: c}
+	return &rolloutParser{conv: c, usage: opts.Usage}
 }

@@ -11,6 +11,7 @@ import (
 // rolloutParser reads current rollouts (codex-rollout).
 type rolloutParser struct {
 	*conv
+	usage   bool        // for a usage report (agt.Options.Usage): see skim
 	secs    sections    // the file's thread (its first session_meta's id), then copied ones
 	keys    contentKeys // record keys
 	metaSub string      // the subtype of the current session_meta line
@@ -32,6 +33,15 @@ type heldHead struct {
 }
 
 func (p *rolloutParser) Decode(rec []byte) (any, error) {
+	if p.usage {
+		if r, ok, err := skim(rec); ok {
+			if r == nil {
+				return nil, err // not a nil *rolloutLine: no value
+			}
+			r.spawn = spawned(r, rec)
+			return r, err
+		}
+	}
 	var r rolloutLine
 	err := agt.Decode(rec, &r)
 	if err != nil {
@@ -47,6 +57,7 @@ func (p *rolloutParser) Decode(rec []byte) (any, error) {
 			err = e
 		}
 	}
+	r.sum, r.summed, r.spawn = contentSum(rec), true, spawned(&r, rec)
 	return &r, err
 }
 
@@ -69,7 +80,9 @@ func (p *rolloutParser) Apply(em *agt.Emitter, v any) {
 	if len(p.held) > 0 {
 		p.releaseHeld(em, r)
 	}
-	p.noteTwin(em, r)
+	if !r.skim {
+		p.noteTwin(em, r)
+	}
 	if p.inHeads && !p.opens(r) {
 		p.releaseHeads(em)
 	}
@@ -78,6 +91,10 @@ func (p *rolloutParser) Apply(em *agt.Emitter, v any) {
 	h := rolloutTypes[r.Type]
 	if h == nil {
 		em.Unknown(p.sess, p.stream, r.Type)
+		return
+	}
+	if r.skim {
+		p.skimmed(em, r)
 		return
 	}
 	h(p, em, r)
@@ -152,8 +169,12 @@ func (p *rolloutParser) place(em *agt.Emitter, r *rolloutLine) {
 	if r.Type == "session_meta" {
 		p.metaSub = p.secs.meta(em, &r.Payload, ms)
 	} else {
-		p.secs.line(ms, v7ms(r.Payload.TurnID))
-		if p.secs.copying() && spawned(r) {
+		turn := r.Payload.TurnID
+		if r.turn && p.secs.copying() {
+			turn = turnOf(em.Line())
+		}
+		p.secs.line(ms, v7ms(turn))
+		if p.secs.copying() && r.spawn {
 			p.secs.stack = p.secs.stack[:len(p.secs.stack)-1]
 		}
 	}
@@ -161,7 +182,10 @@ func (p *rolloutParser) place(em *agt.Emitter, r *rolloutLine) {
 		top := p.secs.top()
 		p.sess, p.stream, p.thread = top.thread, top.stream, top.thread
 	}
-	p.key = p.keys.key(p.sess, em.Line(), em.Src().Line)
+	p.key = ""
+	if r.summed {
+		p.key = p.keys.key(p.sess, r.sum, em.Src().Line)
+	}
 }
 
 // meta places a session_meta line: the first that names a thread starts

@@ -1,7 +1,9 @@
 // Command benchtable is `make bench`: it builds the filters, generates large
 // log trees with the shared generator, and prints MB/s and peak RSS of each
 // filter beside cat, jq and (when installed) ccusage and tokscale on the same
-// bytes, each figure the median of several runs.
+// bytes, each figure the median of several runs; with ccusage, a line
+// compares agt-report --by day with ccusage's daily report (issue 27: no
+// more time, a peak RSS within 1.5×).
 //
 //	go run ./tools/benchtable [-mib 200] [-runs 3] [-shared ../shared]
 package main
@@ -146,6 +148,9 @@ func run(mib, runs int, shared, cache string) error {
 			rate := float64(size) / 1e6 / l.r.wall.Seconds()
 			fmt.Printf("| %-34s | %8.2f | %6.2f | %9.1f | %6.0f MB | %7s | %10s |\n", l.name, l.r.wall.Seconds(), l.r.cpu.Seconds(), rate, float64(l.r.rss)/1024, ratio(rate, jq), ratio(rate, cc))
 		}
+		if l := versus(named, "agt-report --by day", "ccusage "+p+" daily --json"); l != "" {
+			fmt.Println("\n" + l)
+		}
 		pipe, okp := named["parse | normalize | transcript"]
 		fused, okf := named["agt-transcript (fused, stdout)"]
 		if okp && okf {
@@ -153,6 +158,18 @@ func run(mib, runs int, shared, cache string) error {
 		}
 	}
 	return nil
+}
+
+// versus compares row a with row b, as issue 27 asks of the report (no
+// more time than ccusage's daily report, a peak RSS within 1.5× of its):
+// "" when either row is missing.
+func versus(named map[string]result, a, b string) string {
+	ra, oka := named[a]
+	rb, okb := named[b]
+	if !oka || !okb || rb.wall <= 0 || rb.cpu <= 0 || rb.rss <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s ÷ %s: time %.2f×, CPU %.2f×, peak RSS %.2f×", a, b, ra.wall.Seconds()/rb.wall.Seconds(), ra.cpu.Seconds()/rb.cpu.Seconds(), float64(ra.rss)/float64(rb.rss))
 }
 
 func ratio(a, b float64) string {

@@ -3,6 +3,7 @@ package main
 import (
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestFreshFolder: a step's folder is removed before each run, so that
@@ -32,5 +33,21 @@ func TestStdinStep(t *testing.T) {
 	}
 	if _, err := measure([]step{{name: "grep", args: []string{"-q", "absent"}, stdin: in}}, 1); err == nil {
 		t.Fatal("grep for an absent word succeeded: stdin not the file")
+	}
+}
+
+// TestVersus: the report's row is compared with ccusage's daily row, in
+// time, CPU and peak RSS, and not at all when ccusage did not run.
+func TestVersus(t *testing.T) {
+	named := map[string]result{
+		"agt-report --by day":        {wall: 500 * time.Millisecond, cpu: 900 * time.Millisecond, rss: 60 << 10},
+		"ccusage codex daily --json": {wall: 250 * time.Millisecond, cpu: 300 * time.Millisecond, rss: 40 << 10},
+	}
+	want := "agt-report --by day ÷ ccusage codex daily --json: time 2.00×, CPU 3.00×, peak RSS 1.50×"
+	if got := versus(named, "agt-report --by day", "ccusage codex daily --json"); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := versus(named, "agt-report --by day", "ccusage claude daily --json"); got != "" {
+		t.Errorf("without ccusage's row: %q", got)
 	}
 }

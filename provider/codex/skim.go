@@ -1,0 +1,140 @@
+package codex
+
+import (
+	"bytes"
+
+	"github.com/agt-project/agt"
+)
+
+// A usage report (agt.Options.Usage) needs of a rollout its token counts
+// (event_msg token_count), its models and folders (turn_context), its
+// threads (session_meta) and, to place the copied histories of forks, the
+// time and turn of every line (fork.go). The other lines, most of a
+// rollout's bytes (messages, tool calls and outputs), are skimmed: their
+// envelope and payload types and time are read (their turn only while a
+// copied history is in effect, see turnOf), the line is checked
+// for being a JSON object (agt.Check: a bad line is still reported as in
+// a full parse), and it gives one meta event {type, subtype: the payload
+// type} on its line; a payload type no table knows is still an unknown
+// event. Their texts, arguments and outputs are not decoded and their
+// content is not hashed (their events are keyed by their line): the usage
+// events, their ids and the folders are those of a full parse
+// (TestUsageOnly).
+
+// fullTypes are the envelope types (and "event_msg/" payload types) a
+// usage report decodes whole.
+var fullTypes = map[string]bool{
+	"session_meta":          true,
+	"turn_context":          true,
+	"event_msg/token_count": true,
+}
+
+// skim reads a rollout line for a usage report. ok is false when the line
+// must be decoded whole: a type a report reads (fullTypes), or a line
+// whose head is not the envelope Codex writes ({"timestamp":…,
+// ["ordinal":…,] "type":…, "payload":{"type":…), which skim does not
+// guess at.
+func skim(rec []byte) (r *rolloutLine, ok bool, err error) {
+	h, ok := readHead(rec)
+	if !ok || fullTypes[h.typ] || fullTypes[h.typ+"/"+h.payload] {
+		return nil, false, nil
+	}
+	if err := agt.Check(rec); err != nil {
+		return nil, true, err
+	}
+	r = &rolloutLine{Timestamp: h.ts, Type: h.typ, skim: true}
+	r.Payload.Type = h.payload
+	// the turn places the line only while a copied history is read
+	// (fork.go): it is read then (turnOf)
+	r.turn = bytes.Contains(rec, []byte(`"turn_id"`))
+	return r, true, nil
+}
+
+// turnOf is the turn a skimmed line names (payload.turn_id), read when
+// the line may end a copied history.
+func turnOf(rec []byte) string {
+	var t struct {
+		Payload struct {
+			TurnID string `json:"turn_id"`
+		} `json:"payload"`
+	}
+	agt.Decode(rec, &t) // a turn of the wrong type is none (a report leaves field types unchecked: see agt.Check)
+	return t.Payload.TurnID
+}
+
+// head is what readHead reads of a line.
+type head struct{ ts, typ, payload string }
+
+// readHead reads the head Codex writes on every rollout line:
+// {"timestamp":"…",["ordinal":N,]"type":"…","payload":{"type":"…" (the
+// strings without escapes). ok is false for any other shape.
+func readHead(rec []byte) (h head, ok bool) {
+	b := rec
+	lit := func(s string) bool {
+		if !bytes.HasPrefix(b, []byte(s)) {
+			return false
+		}
+		b = b[len(s):]
+		return true
+	}
+	str := func() (string, bool) {
+		i := bytes.IndexByte(b, '"')
+		if i < 0 || bytes.IndexByte(b[:i], '\\') >= 0 {
+			return "", false
+		}
+		s := string(b[:i])
+		b = b[i+1:]
+		return s, true
+	}
+	if !lit(`{"timestamp":"`) {
+		return h, false
+	}
+	if h.ts, ok = str(); !ok || !lit(`,`) {
+		return h, false
+	}
+	if lit(`"ordinal":`) {
+		i := 0
+		for i < len(b) && (b[i] >= '0' && b[i] <= '9' || b[i] == '-') {
+			i++
+		}
+		b = b[i:]
+		if !lit(`,`) {
+			return h, false
+		}
+	}
+	if !lit(`"type":"`) {
+		return h, false
+	}
+	if h.typ, ok = str(); !ok || !lit(`,"payload":{"type":"`) {
+		return h, false
+	}
+	if h.payload, ok = str(); !ok {
+		return h, false
+	}
+	return h, true
+}
+
+// skimmed emits the event of a skimmed line: a meta event, or an unknown
+// one for a payload type the tables do not know.
+func (p *rolloutParser) skimmed(em *agt.Emitter, r *rolloutLine) {
+	if t := skimTables[r.Type]; t != nil && !t[r.Payload.Type] {
+		em.Unknown(p.sess, p.stream, r.Type+"/"+r.Payload.Type)
+		return
+	}
+	p.meta(em, &agt.Meta{Type: r.Type, Subtype: r.Payload.Type})
+}
+
+// skimTables are the payload types known under each envelope type whose
+// handler dispatches on them.
+var skimTables = map[string]map[string]bool{
+	"response_item": keysOf(responseItems),
+	"event_msg":     keysOf(eventMsgs),
+}
+
+func keysOf[V any](m map[string]V) map[string]bool {
+	k := make(map[string]bool, len(m))
+	for n := range m {
+		k[n] = true
+	}
+	return k
+}

@@ -1,0 +1,172 @@
+package codex_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/provider/providertest"
+)
+
+// usageView is what a usage report reads of a parse: the usage events (id,
+// session, stream, time, model, figures, line) in order, each session's
+// first folder, and the lines that gave events: a skimmed line is still
+// accounted for by an event on its line.
+type usageView struct {
+	usage, folders []string
+	lines          map[string]bool
+	stats          provider.Stats
+	diag           string
+}
+
+func parseUsageView(t *testing.T, opts agt.Options, paths ...string) usageView {
+	t.Helper()
+	out, diag, st := providertest.Parse(t, provider.Config{Provider: "codex", Opts: opts}, paths...)
+	v := usageView{lines: map[string]bool{}, stats: st, diag: diag}
+	folder := map[string]bool{}
+	for _, l := range bytes.Split(out, []byte("\n")) {
+		if len(l) == 0 {
+			continue
+		}
+		var ev agt.Event
+		if err := json.Unmarshal(l, &ev); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		v.lines[fmt.Sprintf("%s:%d%s", ev.Src.Path, ev.Src.Line, ev.Src.Ptr)] = true
+		switch {
+		case ev.Kind == agt.KindUsage:
+			b, _ := json.Marshal([]any{ev.ID, ev.Session, ev.Stream, ev.TS, ev.Model, ev.Usage, ev.Src})
+			v.usage = append(v.usage, string(b))
+		case ev.Meta != nil && ev.Meta.Cwd != "" && !folder[ev.Session]:
+			folder[ev.Session] = true
+			v.folders = append(v.folders, ev.Session+" "+ev.Meta.Cwd)
+		}
+	}
+	return v
+}
+
+// TestUsageOnly: parsed for a usage report (agt.Options.Usage: the lines
+// without usage skimmed, see skim.go), every rollout gives the usage
+// events of a full parse (same ids, sessions, streams, times, models,
+// figures and lines), the same session folders, an event on every line
+// that gave one in full, and the same errors and unknown records; forks
+// and sub-agents included (their copied histories are placed by the
+// skimmed lines' times and turns).
+func TestUsageOnly(t *testing.T) {
+	paths := []string{providertest.Testdata(t, "codex")}
+	if dir := filepath.Join(providertest.RepoRoot(t), "..", "shared", "corpus", "codex"); !testing.Short() {
+		if _, err := os.Stat(dir); err == nil {
+			paths = append(paths, dir)
+		}
+	}
+	full, fast := parseUsageView(t, agt.Options{}, paths...), parseUsageView(t, agt.Options{Usage: true}, paths...)
+	if len(full.usage) < 10 { // testdata alone holds 20
+		t.Fatalf("%d usage events", len(full.usage))
+	}
+	if !slices.Equal(full.usage, fast.usage) {
+		for i := range min(len(full.usage), len(fast.usage)) {
+			if full.usage[i] != fast.usage[i] {
+				t.Fatalf("usage event %d:\n full %s\n fast %s", i, full.usage[i], fast.usage[i])
+			}
+		}
+		t.Fatalf("%d usage events in full, %d for a usage report", len(full.usage), len(fast.usage))
+	}
+	if !slices.Equal(full.folders, fast.folders) {
+		t.Errorf("folders:\n full %q\n fast %q", full.folders, fast.folders)
+	}
+	for l := range full.lines {
+		if !fast.lines[l] {
+			t.Errorf("%s: no event for a usage report", l)
+		}
+	}
+	if full.stats.Errors != fast.stats.Errors || full.stats.Unknown != fast.stats.Unknown || full.stats.Lines != fast.stats.Lines {
+		t.Errorf("full: %d lines, %d errors, %d unknown; usage report: %d, %d, %d",
+			full.stats.Lines, full.stats.Errors, full.stats.Unknown, fast.stats.Lines, fast.stats.Errors, fast.stats.Unknown)
+	}
+}
+
+// TestUsageOnlyBadLines: a skimmed line that is not JSON, or whose string
+// holds a control character, is reported as in a full parse, PATH:LINE:
+// why; a payload type no table knows is still an unknown record; and the
+// usage of the lines around them still counts.
+func TestUsageOnlyBadLines(t *testing.T) {
+	const ts = `{"timestamp":"2026-01-01T00:00:0`
+	lines := []string{
+		ts + `0.000Z","type":"session_meta","payload":{"id":"019b88e0-0b0f-7bb0-a9ba-5cc2d8dffde9","cwd":"/p","source":"cli"}}`,
+		ts + `1.000Z","type":"turn_context","payload":{"cwd":"/p","model":"gpt-5.2-codex"}}`,
+		ts + `2.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi`, // cut short
+		ts + `3.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"cmd\":\"ls\u0001\"}","call_id":"c1"}}`,
+		ts + `3.500Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"a` + "\x01" + `b"}}`, // a raw control character
+		ts + `4.000Z","type":"response_item","payload":{"type":"brand_new_item","x":1}}`,
+		ts + `4.500Z","type":"event_msg","payload":{"type":"brand_new_event","turn_id":"x"}}`,
+		ts + `4.700Z","type":"brand_new_line","payload":{"type":"x"}}`,
+		tokenCount(100, 20, 10, 5),
+	}
+	path := filepath.Join(t.TempDir(), "rollout-2026-01-01T00-00-00-019b88e0-0b0f-7bb0-a9ba-5cc2d8dffde9.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	full, fast := parseUsageView(t, agt.Options{}, path), parseUsageView(t, agt.Options{Usage: true}, path)
+	if full.stats.Errors != 2 || full.stats.Unknown != 3 {
+		t.Fatalf("full parse: %d errors, %d unknown: %s", full.stats.Errors, full.stats.Unknown, full.diag)
+	}
+	if full.diag != fast.diag || full.stats.Errors != fast.stats.Errors || full.stats.Unknown != fast.stats.Unknown {
+		t.Errorf("full (%d errors, %d unknown):\n%s\nusage report (%d, %d):\n%s", full.stats.Errors, full.stats.Unknown, full.diag, fast.stats.Errors, fast.stats.Unknown, fast.diag)
+	}
+	if !strings.Contains(fast.diag, ":3: ") || !strings.Contains(fast.diag, ":5: ") {
+		t.Errorf("the bad lines are not told by their line:\n%s", fast.diag)
+	}
+	if len(fast.usage) != 1 || !slices.Equal(full.usage, fast.usage) {
+		t.Errorf("usage:\n full %q\n fast %q", full.usage, fast.usage)
+	}
+	for i := range lines {
+		if l := fmt.Sprintf("%s:%d", path, i+1); !fast.lines[l] {
+			t.Errorf("%s: no event for a usage report", l)
+		}
+	}
+}
+
+// TestUsageOnlyLegacyMixed: a legacy rollout (bare header, state markers,
+// bare items) that goes on in the envelope of current rollouts, as the
+// bench generator writes them: for a usage report its envelope lines are
+// checked, not decoded, and give the unknown events, errors and lines of
+// a full parse.
+func TestUsageOnlyLegacyMixed(t *testing.T) {
+	const ts = `{"timestamp":"2026-01-01T00:00:0`
+	lines := []string{
+		`{"id":"0198c7a0-0000-7000-8000-000000000009","timestamp":"2025-08-20T13:20:47.060Z","instructions":null}`,
+		`{"record_type":"state"}`,
+		`{"type":"message","id":null,"role":"user","content":[{"type":"input_text","text":"hi"}]}`,
+		ts + `1.000Z","type":"turn_context","payload":{"cwd":"/p","model":"gpt-5.2-codex"}}`,
+		ts + `2.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi`, // cut short
+		ts + `3.000Z","type":"event_msg","payload":{"type":"agent_message","message":"a` + "\x01" + `b"}}`,                         // a raw control character
+		tokenCount(100, 20, 10, 5),
+		`{"type":"message","id":null,"role":"assistant","content":[{"type":"output_text","text":"done"}]}`,
+	}
+	path := filepath.Join(t.TempDir(), "rollout-2025-08-20T13-20-47-0198c7a0-0000-7000-8000-000000000009.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	full, fast := parseUsageView(t, agt.Options{}, path), parseUsageView(t, agt.Options{Usage: true}, path)
+	if full.stats.Errors != 2 || full.stats.Unknown != 2 {
+		t.Fatalf("full parse: %d errors, %d unknown: %s", full.stats.Errors, full.stats.Unknown, full.diag)
+	}
+	if full.diag != fast.diag || full.stats.Errors != fast.stats.Errors || full.stats.Unknown != fast.stats.Unknown {
+		t.Errorf("full (%d errors, %d unknown):\n%s\nusage report (%d, %d):\n%s", full.stats.Errors, full.stats.Unknown, full.diag, fast.stats.Errors, fast.stats.Unknown, fast.diag)
+	}
+	if !slices.Equal(full.usage, fast.usage) || !slices.Equal(full.folders, fast.folders) {
+		t.Errorf("usage:\n full %q %q\n fast %q %q", full.usage, full.folders, fast.usage, fast.folders)
+	}
+	for i := range lines {
+		if l := fmt.Sprintf("%s:%d", path, i+1); !fast.lines[l] || !full.lines[l] {
+			t.Errorf("%s: no event (full %v, usage report %v)", l, full.lines[l], fast.lines[l])
+		}
+	}
+}
