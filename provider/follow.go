@@ -196,7 +196,7 @@ func onceNote(once []stage.Input) string {
 func (s *Source) followDoc(ctx, fctx context.Context, fl *stage.Follower, in stage.Input, out chan<- *stage.Batch) error {
 	seen := map[string]bool{} // on the goroutine that applies records (Keep)
 	paths := []string{in.Path}
-	if strings.HasSuffix(in.Path, ".db") {
+	if stage.Store(in.Path) {
 		paths = append(paths, in.Path+"-wal")
 	}
 	info := stage.States(paths)

@@ -370,7 +370,7 @@ func (s *Source) readFile(ctx context.Context, stop <-chan struct{}, u *stage.Un
 	if stopped(stop) && in.Path != stage.StdinPath {
 		return true, nil
 	}
-	if in.Walk != "" && strings.HasSuffix(in.Path, ".db") && !in.Store {
+	if in.Walk != "" && stage.Store(in.Path) && !in.Store {
 		ign.add(in) // a database no provider claimed
 		return false, nil
 	}

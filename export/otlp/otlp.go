@@ -60,6 +60,7 @@ import (
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/export"
+	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/price"
 	"github.com/agt-project/agt/transcript"
 )
@@ -563,18 +564,15 @@ var priceVendors = map[string]string{
 	"volcengine":                "volcengine",
 }
 
-// agentVendors are the vendor whose API an agent calls by default, for a
-// model neither its name nor the price table place.
-var agentVendors = map[string]string{"claude": "anthropic", "codex": "openai", "gemini": "gcp.gemini"}
-
 // Other is the gen_ai.provider.name of a model whose vendor agt cannot
 // tell.
 const Other = "_OTHER"
 
 // Vendor is the gen_ai.provider.name of a model run by an agent: by the
 // model's name, else its vendor in the price table, else the vendor whose
-// API the agent calls by default, else Other (never the agent's name).
-func Vendor(model, provider string) string {
+// API the agent calls by default (its provider's declared Vendor), else
+// Other (never the agent's name).
+func Vendor(model, agent string) string {
 	m := strings.ToLower(model)
 	for _, v := range vendors {
 		if strings.HasPrefix(m, v.prefix) {
@@ -588,7 +586,7 @@ func Vendor(model, provider string) string {
 			}
 		}
 	}
-	if v, ok := agentVendors[provider]; ok {
+	if v := provider.Vendor(agent); v != "" {
 		return v
 	}
 	return Other
