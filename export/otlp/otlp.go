@@ -188,9 +188,6 @@ func (o Options) Write(w io.Writer, t *transcript.Transcript) error {
 	return err
 }
 
-// Of is the request holding t's trace, with its content.
-func Of(t *transcript.Transcript) *Request { return Options{}.Of(t) }
-
 // trace builds the spans of one session.
 type trace struct {
 	o       Options

@@ -80,16 +80,14 @@ import (
 	"github.com/agt-project/agt"
 )
 
-// Normalize sets t's canonical name, kind, origin, MCP and input from its
-// native name and input (and an MCP server the parser found, in t.MCP);
-// provider is the call's Source.
-// NativeName and NativeInput are not changed; normalizing twice changes
-// nothing. Names not in the table pass through with kind other, origin
-// custom and the native input.
-func Normalize(provider string, t *agt.Tool) { NormalizeIn(provider, "", t) }
-
-// NormalizeIn is Normalize for a call of a session whose working folder
-// is cwd ("" when unknown): relative paths that reclassified shell calls
+// NormalizeIn sets t's canonical name, kind, origin, MCP and input from
+// its native name and input (and an MCP server the parser found, in
+// t.MCP); provider is the call's Source. NativeName and NativeInput are
+// not changed; normalizing twice changes nothing. Names not in the table
+// pass through with kind other, origin custom and the native input.
+//
+// cwd is the working folder of the call's session ("" when unknown):
+// relative paths that reclassified shell calls
 // and patches name are joined to it (to the call's own cwd member first),
 // and a listing or search that names no folder is of it.
 func NormalizeIn(provider, cwd string, t *agt.Tool) { normalizeTool(provider, cwd, false, t) }
@@ -221,17 +219,11 @@ func fromRow(c *nctx, native agt.Raw, in *object, preset *agt.MCP) norm {
 	return n
 }
 
-// Render returns the name and input of the normalized call t in the
-// layout of provider to (claude codex gemini copilot pi opencode). from is
-// the provider the call came from ("" when unknown): when it is to and t
-// is as Normalize made it, the native name and input are returned.
-func Render(to, from string, t *agt.Tool) (name string, input agt.Raw) {
-	name, input, _ = RenderIn(to, from, "", t)
-	return name, input
-}
-
-// RenderIn is Render for a call NormalizeIn normalized with working folder
-// cwd. It also returns a warning when provider to has no tool that takes
+// RenderIn returns the name and input of the call t, which NormalizeIn
+// normalized with working folder cwd, in the layout of provider to. from
+// is the provider the call came from ("" when unknown): when it is to and
+// t is as NormalizeIn made it, the native name and input are returned. It
+// also returns a warning when provider to has no tool that takes
 // the call (Definitions): the call then keeps its canonical name and input
 // (a multi-edit for a provider whose edit tool takes one edit, an input
 // that lacks what to's tool requires, a tool to does not have; MCP tools

@@ -97,10 +97,6 @@ func Targets() []string {
 	return out
 }
 
-// Table returns the canonical tool table, one row per provider-native name
-// (and input condition), in a fixed order.
-func Table() []Row { return append([]Row(nil), rows...) }
-
 // index is the compiled table.
 type index struct {
 	exact    map[string]map[string][]*row // provider → native name → rows

@@ -49,7 +49,7 @@ func TestMCPInvocation(t *testing.T) {
 		}
 		seen++
 		tool := *ev.Tool
-		canon.Normalize("codex", &tool)
+		canon.NormalizeIn("codex", "", &tool)
 		mcp := ""
 		if tool.MCP != nil {
 			mcp = tool.MCP.Server + "/" + tool.MCP.Tool
