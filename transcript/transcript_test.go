@@ -165,7 +165,7 @@ func TestGoldenTranscripts(t *testing.T) {
 				ins[i].Path = rel // src paths as in the repository
 			}
 			cons := transcript.NewConsolidator(provider.UnitKey, false, transcript.Lines(&buf))
-			cfg := provider.Config{Transform: (&provider.Normalizer{Prices: price.Default()}).Event, Sink: cons.Add}
+			cfg := provider.Config{Config: stage.Config{Transform: (&provider.Normalizer{Prices: price.Default()}).Event}, Sink: cons.Add}
 			if _, err := provider.Parse(context.Background(), cfg, ins, nil, &bytes.Buffer{}); err != nil {
 				t.Fatal(err)
 			}
@@ -193,7 +193,7 @@ func BenchmarkTranscript(b *testing.B) {
 	n := &provider.Normalizer{Prices: price.Default()}
 	for i := 0; i < b.N; i++ {
 		cons := transcript.NewConsolidator(provider.UnitKey, false, transcript.Lines(io.Discard))
-		cfg := provider.Config{Quiet: true, Transform: n.Event, Sink: cons.Add}
+		cfg := provider.Config{Config: stage.Config{Quiet: true, Transform: n.Event}, Sink: cons.Add}
 		if _, err := provider.Parse(context.Background(), cfg, ins, nil, io.Discard); err != nil {
 			b.Fatal(err)
 		}
