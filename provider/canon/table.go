@@ -71,10 +71,10 @@ type Tools struct {
 	// format, this provider's rows (the protocol's tool kinds) stand for
 	// the tool names the call's own provider has no row for. See Source.
 	Protocol string
-	// Needs are members the provider's tools need that a call's canonical
-	// input may lack, by canonical name, set when a call is rendered for
-	// the provider (Codex's write_stdin needs chars, which a polling
-	// BashOutput has not).
+	// Needs are members the provider's background-shell tools need that
+	// a call's canonical input may lack, by canonical name, set when such
+	// a call is rendered for the provider (Codex's write_stdin needs
+	// chars, which a polling BashOutput has not).
 	Needs map[string]map[string]agt.Raw
 }
 
