@@ -14,7 +14,7 @@ LDFLAGS := -s -w $(if $(VERSION),-X github.com/agt-project/agt.Version=$(VERSION
 # no path of the machine it was built on (-trimpath) and has its version
 BUILDFLAGS := -trimpath -ldflags "$(LDFLAGS)"
 
-.PHONY: all build install install-docs man completions dist test check long race lint demo bench gobench fuzz vet fmt clean
+.PHONY: all build install install-docs man completions dist test check long race stub lint demo bench gobench fuzz vet fmt clean
 
 all: build
 
@@ -96,7 +96,13 @@ test: vet
 	@test -f $(CORPUS)/PROVENANCE.tsv || echo "make test: no corpus at $(CORPUS): the corpus tests are skipped (see README, 'The shared folder')"
 	$(GO) test -short -count=1 ./...
 
-check: lint long race
+check: lint long race stub
+
+# stub: the stub-provider test (docs/adding-a-provider.md): the template
+# provider registered by one row (provider/stub.go, build tag agtstub) and
+# every test run with it, as with any other provider
+stub:
+	$(GO) test -short -count=1 -tags agtstub ./...
 
 # long: the packages whose tests -short cuts (the whole corpus, the long
 # cases), without it; the others ran whole in make test, the fuzz seeds of

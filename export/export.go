@@ -11,6 +11,7 @@ import (
 	"math"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/transcript"
 )
 
@@ -120,24 +121,7 @@ func Text(r agt.Raw) string {
 	return string(r)
 }
 
-// agents are the display names of the agents whose logs agt reads.
-var agents = map[string]string{
-	"claude":   "Claude Code",
-	"codex":    "Codex",
-	"gemini":   "Gemini CLI",
-	"copilot":  "Copilot CLI",
-	"pi":       "Pi",
-	"opencode": "OpenCode",
-}
-
-// Agent is the display name of a provider's agent (the provider itself when
-// it has none).
-func Agent(provider string) string {
-	if a, ok := agents[provider]; ok {
-		return a
-	}
-	if provider == "" {
-		return "unknown"
-	}
-	return provider
-}
+// Agent is the display name of a provider's agent, as the provider
+// declares it in the registry (the provider's name when it is not
+// registered, "unknown" for none).
+func Agent(name string) string { return provider.Display(name) }

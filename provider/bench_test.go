@@ -55,7 +55,7 @@ func BenchmarkParse(b *testing.B) {
 			b.SetBytes(size)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := provider.Parse(context.Background(), provider.Config{Quiet: true}, ins, io.Discard, io.Discard); err != nil {
+				if _, err := provider.Parse(context.Background(), provider.Config{Config: stage.Config{Quiet: true}}, ins, io.Discard, io.Discard); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -70,7 +70,7 @@ func BenchmarkNormalize(b *testing.B) {
 		b.Run(sub, func(b *testing.B) {
 			ins, _ := stage.Expand([]string{filepath.Join(bigTree(b, 200), sub)}, nil, provider.Claim)
 			var events bytes.Buffer
-			if _, err := provider.Parse(context.Background(), provider.Config{Quiet: true}, ins, &events, io.Discard); err != nil {
+			if _, err := provider.Parse(context.Background(), provider.Config{Config: stage.Config{Quiet: true}}, ins, &events, io.Discard); err != nil {
 				b.Fatal(err)
 			}
 			n := &provider.Normalizer{Prices: price.Default()}
@@ -78,7 +78,7 @@ func BenchmarkNormalize(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				in := stage.Input{Path: "-", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(events.Bytes())), nil }}
-				if _, err := provider.Parse(context.Background(), provider.Config{Quiet: true, Transform: n.Event}, []stage.Input{in}, io.Discard, io.Discard); err != nil {
+				if _, err := provider.Parse(context.Background(), provider.Config{Config: stage.Config{Quiet: true, Transform: n.Event}}, []stage.Input{in}, io.Discard, io.Discard); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -102,7 +102,7 @@ func BenchmarkParseCorpus(b *testing.B) {
 			b.SetBytes(size)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := provider.Parse(context.Background(), provider.Config{Quiet: true}, ins, io.Discard, io.Discard); err != nil {
+				if _, err := provider.Parse(context.Background(), provider.Config{Config: stage.Config{Quiet: true}}, ins, io.Discard, io.Discard); err != nil {
 					b.Fatal(err)
 				}
 			}

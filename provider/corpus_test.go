@@ -13,6 +13,7 @@ import (
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
 )
 
 type refRow struct {
@@ -68,7 +69,7 @@ func TestCorpus(t *testing.T) {
 			rel := prov + "/" + filepath.Base(f)
 			t.Run(rel, func(t *testing.T) {
 				out, _, st := providertest.Parse(t, provider.Config{}, f)
-				again, _, _ := providertest.Parse(t, provider.Config{Workers: 1}, f)
+				again, _, _ := providertest.Parse(t, provider.Config{Config: stage.Config{Workers: 1}}, f)
 				if _, ok := provider.Claim(f, isDir(f)); ok {
 					// a store of sessions (a folder, a database): its events
 					// are checked by its provider's tests

@@ -14,7 +14,8 @@ import (
 	"github.com/agt-project/agt/stage"
 )
 
-// Follow reads like Parse, but follows (see stage.Follower): the log files
+// FollowSource is the source of a run (see Run) that reads like Parse,
+// but follows (see stage.Follower): the log files
 // among inputs are read as they grow, and the files that appear in roots
 // (the paths given: folders are walked again, a file removed is read again
 // when it comes back) are read as they come, from their start. The files
@@ -29,16 +30,8 @@ import (
 // Following ends when ctx does (an interrupt) or when fl.Idle has passed:
 // each file is then read to its end and ended as a whole file is, and the
 // run ends without an error: an interrupt is how following is meant to end.
-func Follow(ctx context.Context, cfg Config, fl *stage.Follower, roots []string, inputs []stage.Input, w io.Writer, diag io.Writer) (Stats, error) {
-	src, err := FollowSource(ctx, cfg, fl, roots, inputs, diag)
-	if err != nil {
-		return Stats{}, err
-	}
-	return Run(ctx, cfg, src, cfg.Output(w), diag)
-}
-
-// FollowSource is the source of a followed run (see Follow); the notes of
-// its readers and the run's diagnostics go to diag, one at a time.
+// The notes of its readers and the run's diagnostics go to diag, one at a
+// time.
 func FollowSource(ctx context.Context, cfg Config, fl *stage.Follower, roots []string, inputs []stage.Input, diag io.Writer) (*Source, error) {
 	s, err := newSource(cfg)
 	if err != nil {
@@ -196,7 +189,7 @@ func onceNote(once []stage.Input) string {
 func (s *Source) followDoc(ctx, fctx context.Context, fl *stage.Follower, in stage.Input, out chan<- *stage.Batch) error {
 	seen := map[string]bool{} // on the goroutine that applies records (Keep)
 	paths := []string{in.Path}
-	if strings.HasSuffix(in.Path, ".db") {
+	if stage.Store(in.Path) {
 		paths = append(paths, in.Path+"-wal")
 	}
 	info := stage.States(paths)

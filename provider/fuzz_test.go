@@ -36,7 +36,7 @@ func FuzzNormalize(f *testing.F) {
 	norm := func(t *testing.T, in []byte) []byte {
 		var out bytes.Buffer
 		src := stage.Input{Path: "-", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(in)), nil }}
-		if _, err := provider.Parse(context.Background(), provider.Config{Quiet: true, Transform: n.Event}, []stage.Input{src}, &out, io.Discard); err != nil {
+		if _, err := provider.Parse(context.Background(), provider.Config{Config: stage.Config{Quiet: true, Transform: n.Event}}, []stage.Input{src}, &out, io.Discard); err != nil {
 			t.Fatal(err)
 		}
 		return out.Bytes()

@@ -359,7 +359,7 @@ func identify(cfg Config, forced Provider, in stage.Input) (id identity) {
 			id = identity{}
 		}
 	}()
-	if in.Walk != "" && strings.HasSuffix(in.Path, ".db") {
+	if in.Walk != "" && stage.Store(in.Path) {
 		return identity{}
 	}
 	rc, err := in.Open()

@@ -60,10 +60,13 @@ func TestGroupDocuments(t *testing.T) {
 		ins = append(ins, stage.FileInput(filepath.Join(dir, name)))
 	}
 	var groups []int
-	cfg := provider.Config{Quiet: true, Skip: func(unit string, fs []stage.Input) bool {
-		groups = append(groups, len(fs))
-		return true
-	}}
+	cfg := provider.Config{
+		Config: stage.Config{Quiet: true},
+		Skip: func(unit string, fs []stage.Input) bool {
+			groups = append(groups, len(fs))
+			return true
+		},
+	}
 	if _, err := provider.Parse(context.Background(), cfg, ins, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -110,16 +113,19 @@ func readGroups(t *testing.T, dir string, files map[string]string, names ...stri
 		ins = append(ins, stage.FileInput(p))
 	}
 	var groups []string
-	cfg := provider.Config{Quiet: true, Skip: func(unit string, fs []stage.Input) bool {
-		var names []string
-		for _, f := range fs {
-			r, _ := filepath.Rel(dir, f.Path)
-			names = append(names, r)
-		}
-		u, _ := filepath.Rel(dir, unit)
-		groups = append(groups, u+": "+strings.Join(names, " "))
-		return true
-	}}
+	cfg := provider.Config{
+		Config: stage.Config{Quiet: true},
+		Skip: func(unit string, fs []stage.Input) bool {
+			var names []string
+			for _, f := range fs {
+				r, _ := filepath.Rel(dir, f.Path)
+				names = append(names, r)
+			}
+			u, _ := filepath.Rel(dir, unit)
+			groups = append(groups, u+": "+strings.Join(names, " "))
+			return true
+		},
+	}
 	if _, err := provider.Parse(context.Background(), cfg, ins, io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}

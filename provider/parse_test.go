@@ -44,7 +44,7 @@ func TestWorkersSameBytes(t *testing.T) {
 	var outs []string
 	for _, n := range []int{1, 2, 8} {
 		var out bytes.Buffer
-		if _, err := provider.Parse(context.Background(), provider.Config{Workers: n, Quiet: true}, []stage.Input{stringInput("x.jsonl", in)}, &out, io.Discard); err != nil {
+		if _, err := provider.Parse(context.Background(), provider.Config{Config: stage.Config{Workers: n, Quiet: true}}, []stage.Input{stringInput("x.jsonl", in)}, &out, io.Discard); err != nil {
 			t.Fatal(err)
 		}
 		outs = append(outs, out.String())
@@ -63,7 +63,7 @@ func TestUnitsTwice(t *testing.T) {
 	var first string
 	for run := 0; run < 3; run++ {
 		var out bytes.Buffer
-		if _, err := provider.Parse(context.Background(), provider.Config{Quiet: true}, ins, &out, io.Discard); err != nil {
+		if _, err := provider.Parse(context.Background(), provider.Config{Config: stage.Config{Quiet: true}}, ins, &out, io.Discard); err != nil {
 			t.Fatal(err)
 		}
 		var paths []string

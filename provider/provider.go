@@ -40,6 +40,10 @@ type Provider interface {
 	Sniff(head agt.Head) string
 	// NewParser returns a parser for one unit in format.
 	NewParser(format string, opts agt.Options) agt.Parser
+	// Agent is what the provider declares about its agent: its display
+	// name and default vendor (for exports), the file endings a folder
+	// walk must read or claim for it.
+	Agent() agt.Agent
 }
 
 // Grouper is implemented by providers whose sessions span several files: it
@@ -119,6 +123,8 @@ func init() {
 // It is called while the program starts; tests use it to add a provider.
 func Register(p Provider) {
 	registry = append(registry, p)
+	a := p.Agent()
+	stage.AddEndings(a.Docs, a.Stores)
 	if t, ok := p.(Toolset); ok {
 		canon.Register(p.Name(), t.Tools())
 	}
@@ -140,6 +146,27 @@ func Names() []string {
 // Targets lists the providers that tool calls can be rendered for
 // (agt-normalize --to and --tool-defs), in registry order.
 func Targets() []string { return canon.Targets() }
+
+// Display is the display name of the agent of the provider named name
+// (the name itself for a provider not registered, "unknown" for none).
+func Display(name string) string {
+	if p := Lookup(name); p != nil {
+		return p.Agent().Display
+	}
+	if name == "" {
+		return "unknown"
+	}
+	return name
+}
+
+// Vendor is the default vendor of the agent of the provider named name
+// (its Agent's Vendor; "" when it has none or is not registered).
+func Vendor(name string) string {
+	if p := Lookup(name); p != nil {
+		return p.Agent().Vendor
+	}
+	return ""
+}
 
 // Lookup finds a provider by name.
 func Lookup(name string) Provider {

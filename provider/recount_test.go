@@ -9,6 +9,7 @@ import (
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
 )
 
 // TestDuplicateEvents: a session log given twice (a backup beside it) is
@@ -30,7 +31,7 @@ func TestDuplicateEvents(t *testing.T) {
 		}
 	}
 	out := providertest.ParseClean(t, provider.Config{Opts: agt.Options{Raw: true}}, a, b)
-	if one := providertest.ParseClean(t, provider.Config{Opts: agt.Options{Raw: true}, Workers: 1}, a, b); !bytes.Equal(one, out) {
+	if one := providertest.ParseClean(t, provider.Config{Config: stage.Config{Workers: 1}, Opts: agt.Options{Raw: true}}, a, b); !bytes.Equal(one, out) {
 		t.Errorf("one worker gives other events")
 	}
 	evs := providertest.Events(t, out)

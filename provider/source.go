@@ -17,29 +17,19 @@ import (
 	"github.com/agt-project/agt/stage"
 )
 
-// Config is a parse run's configuration.
+// Config is a parse run's configuration: the run's own (stage.Config:
+// Strict, Quiet, Name, Workers, Transform, Prepare, Progress) and what
+// reading the inputs takes.
 type Config struct {
+	stage.Config
 	Provider string // "" or "auto": detect from content
 	Opts     agt.Options
-	Strict   bool   // the first data error ends the run
-	Quiet    bool   // no diagnostics on stderr
-	Name     string // the program, the prefix of warnings ("" = agt)
-	Workers  int    // decode and encode goroutines; 0 = GOMAXPROCS
 	// MaxLine is the longest line read (0 = DefaultMaxLine): a longer one
 	// is an error event holding its head, and is not held in memory.
 	MaxLine int
 	// MaxDoc is the largest whole JSON document read (0 = DefaultMaxDoc):
 	// a larger one is an error event and an unreadable input.
 	MaxDoc int64
-	// Transform, when set, is applied to every event before it is written,
-	// on the encoding goroutines (it must be safe for concurrent use). A
-	// non-empty return is a warning for stderr; the writer prints each
-	// distinct warning once.
-	Transform func(ev *agt.Event) (warning string)
-	// Prepare, when set, sees every batch's events in input order, on one
-	// goroutine, before Transform does: what a transform needs of earlier
-	// events (a session's working folder) is taken there.
-	Prepare func(evs []agt.Event)
 	// Sink, when set, receives the events of each batch in input order
 	// instead of the JSONL writer; an error ends the run.
 	Sink func(evs []agt.Event) error
@@ -55,8 +45,6 @@ type Config struct {
 	// groupUnits), so that a session met again is made of all of its
 	// inputs, not of the new ones alone.
 	Recall func(provider, native string, files []stage.Input) []stage.Input
-	// Progress, when set, is called after each batch is written.
-	Progress func(st Stats)
 	// Flush, when set with Sink, is called whenever the Sink has been given
 	// every batch ready so far, so that what it wrote reaches its reader
 	// without waiting for more input.
@@ -86,12 +74,6 @@ const (
 	firstBlock = 16 << 10
 	headLines  = 5
 )
-
-// Stage is the run's part of cfg: what stage.Run does beside reading.
-func (cfg Config) Stage() stage.Config {
-	return stage.Config{Strict: cfg.Strict, Quiet: cfg.Quiet, Name: cfg.Name, Workers: cfg.Workers,
-		Transform: cfg.Transform, Prepare: cfg.Prepare, Progress: cfg.Progress}
-}
 
 // Output is where cfg sends the events: its Sink, else agt.event/1 lines
 // on w.
@@ -124,7 +106,7 @@ func Run(ctx context.Context, cfg Config, src *Source, out stage.Output, diag io
 	if src.diag != nil {
 		diag = src.diag
 	}
-	st, err := stage.Run(context.WithoutCancel(ctx), cfg.Stage(), src, out, diag)
+	st, err := stage.Run(context.WithoutCancel(ctx), cfg.Config, src, out, diag)
 	if err == nil && !src.follow {
 		err = ctx.Err()
 	}
@@ -370,7 +352,7 @@ func (s *Source) readFile(ctx context.Context, stop <-chan struct{}, u *stage.Un
 	if stopped(stop) && in.Path != stage.StdinPath {
 		return true, nil
 	}
-	if in.Walk != "" && strings.HasSuffix(in.Path, ".db") && !in.Store {
+	if in.Walk != "" && stage.Store(in.Path) && !in.Store {
 		ign.add(in) // a database no provider claimed
 		return false, nil
 	}

@@ -111,7 +111,7 @@ func (f *Follower) note(format string, args ...any) {
 // which the agents that write them rewrite whole.
 func Followable(path string) bool {
 	l := strings.ToLower(path)
-	return archiveOf(l) == notArchive && !strings.HasSuffix(l, ".json") && !strings.HasSuffix(l, ".db")
+	return archiveOf(l) == notArchive && !strings.HasSuffix(l, ".json") && !Store(l)
 }
 
 // Mark records that path is being read, so that Watch does not start it

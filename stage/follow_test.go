@@ -226,9 +226,10 @@ func TestWatch(t *testing.T) {
 }
 
 func TestFollowable(t *testing.T) {
+	AddEndings(nil, []string{".db"}) // as a provider whose sessions are in a database declares
 	for path, want := range map[string]bool{
 		"s.jsonl": true, "s.ndjson": true, "named-log": true,
-		"s.json": false, "S.JSON": false, "a.tar.gz": false, "s.jsonl.gz": false, "opencode.db": false,
+		"s.json": false, "S.JSON": false, "a.tar.gz": false, "s.jsonl.gz": false, "store.db": false,
 	} {
 		if got := Followable(path); got != want {
 			t.Errorf("Followable(%q) = %v, want %v", path, got, want)

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -26,23 +27,58 @@ type Input struct {
 	// claimed): one that can be followed as it grows.
 	File bool
 	// Store tells an agent's database a provider claimed inside an
-	// archive (see stores): read as claimed, though its name ends in .db.
+	// archive (see stores): read as claimed, though its name is a Store's.
 	Store bool
 }
 
 // StdinPath is the src.path of standard input.
 const StdinPath = "-"
 
-// WalkExts are the file endings read when a folder is walked; files named on
-// the command line are read whatever their ending.
-var WalkExts = []string{".jsonl", ".ndjson", ".json", ".md"}
+// WalkExts are the file endings read when a folder is walked (the
+// providers' document endings added, see AddEndings); files named on the
+// command line are read whatever their ending.
+var WalkExts = []string{".jsonl", ".ndjson", ".json"}
 
 // DocExts are the walked endings that documents share with logs (an Aider
 // chat history is Markdown, and so are the README and notes files of a log
 // tree): a walked file of such an ending that no provider recognises is
 // left out silently, not counted among the skipped files. Which provider
-// reads a file is told by its content only.
-var DocExts = []string{".md"}
+// reads a file is told by its content only. The providers declare them
+// (see AddEndings).
+var DocExts []string
+
+// StoreExts are the endings of the databases agents keep their sessions in
+// (".db"), which the providers declare (see AddEndings): a walk asks the
+// claim about such a file, an archive's copies are spooled to be claimed
+// (see stores), and none is followed.
+var StoreExts []string
+
+// AddEndings adds a provider's document and database endings to DocExts
+// (and WalkExts) and StoreExts, each once. The provider registry calls it
+// while the program starts.
+func AddEndings(docs, stores []string) {
+	for _, e := range docs {
+		if !slices.Contains(DocExts, e) {
+			DocExts = append(DocExts, e)
+			WalkExts = append(WalkExts, e)
+		}
+	}
+	for _, e := range stores {
+		if !slices.Contains(StoreExts, e) {
+			StoreExts = append(StoreExts, e)
+		}
+	}
+}
+
+// Store tells whether p names an agent's database (StoreExts).
+func Store(p string) bool {
+	for _, e := range StoreExts {
+		if strings.HasSuffix(p, e) {
+			return true
+		}
+	}
+	return false
+}
 
 // Document tells whether a walked file at p may be a document (DocExts).
 func Document(p string) bool {
@@ -66,9 +102,9 @@ func Document(p string) bool {
 // on; a *Refused error is a warning, the others are I/O failures.
 //
 // claim, when not nil, is asked first about every argument and every folder
-// met in a walk (and walked files ending in .db): a provider whose sessions
-// live in a folder or a database (OpenCode) turns it into one input. A
-// walked .db file no provider claims is an input like a walked log (the
+// met in a walk (and walked files of a StoreExts ending): a provider whose
+// sessions live in a folder or a database turns it into one input. A
+// walked database no provider claims is an input like a walked log (the
 // parse pipeline counts it among the files no provider recognises).
 //
 // Nothing is read here but folders and archive indexes: a file that is not
@@ -125,7 +161,7 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 				}
 				return nil
 			}
-			if d.IsDir() && p != root || !d.IsDir() && strings.HasSuffix(p, ".db") {
+			if d.IsDir() && p != root || !d.IsDir() && Store(p) {
 				if in, ok := claim(p, d.IsDir()); ok {
 					ins = append(ins, in)
 					if d.IsDir() {
@@ -134,7 +170,7 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 					return nil
 				}
 			}
-			if d.IsDir() || !(walkable(p) || archiveOf(p) != notArchive || strings.HasSuffix(p, ".db")) {
+			if d.IsDir() || !(walkable(p) || archiveOf(p) != notArchive || Store(p)) {
 				return nil
 			}
 			if !regularFile(p, d) {

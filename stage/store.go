@@ -11,8 +11,8 @@ import (
 	"sync"
 )
 
-// An agent's database inside an archive (an OpenCode opencode.db, a Crush
-// crush.db, as people archive a project) cannot be read as a stream: SQLite
+// An agent's database inside an archive (a StoreExts file, as people
+// archive a project) cannot be read as a stream: SQLite
 // reads a file. Its members — the database and the write-ahead log,
 // shared-memory and journal files beside it — are copied, while the
 // archive is listed, into a temporary folder of the run, each at its path
@@ -23,8 +23,10 @@ import (
 // the other walked files of no agent. RemoveSpools removes the copies at
 // the end of the run.
 
-// storeSuffixes end the names of a database's files.
-var storeSuffixes = []string{".db", ".db-wal", ".db-shm", ".db-journal"}
+// sidecars end the names of the files SQLite keeps beside a database
+// (its name ending in a StoreExts ending): the write-ahead log,
+// shared-memory and journal files.
+var sidecars = []string{"", "-wal", "-shm", "-journal"}
 
 // stores copies the database members of one archive.
 type stores struct {
@@ -50,9 +52,11 @@ func (s *stores) wants(member string) bool {
 	if s.claim == nil {
 		return false
 	}
-	for _, suf := range storeSuffixes {
-		if strings.HasSuffix(member, suf) {
-			return true
+	for _, e := range StoreExts {
+		for _, suf := range sidecars {
+			if strings.HasSuffix(member, e+suf) {
+				return true
+			}
 		}
 	}
 	return false
@@ -85,7 +89,7 @@ func (s *stores) add(ins []Input, member string, r io.Reader, limit int64) ([]In
 		os.Remove(p)
 		return ins, err
 	}
-	if strings.HasSuffix(member, ".db") {
+	if Store(member) {
 		s.dbs = append(s.dbs, spooledDB{clean, len(ins)})
 		ins = append(ins, Input{})
 	}

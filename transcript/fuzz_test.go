@@ -27,7 +27,7 @@ func FuzzTranscript(f *testing.F) {
 		var out bytes.Buffer
 		cons := transcript.NewConsolidator(provider.UnitKey, true, transcript.Lines(&out))
 		in := stage.Input{Path: "fuzz.jsonl", Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }}
-		cfg := provider.Config{Quiet: true, Transform: (&provider.Normalizer{}).Event, Sink: cons.Add}
+		cfg := provider.Config{Config: stage.Config{Quiet: true, Transform: (&provider.Normalizer{}).Event}, Sink: cons.Add}
 		if _, err := provider.Parse(context.Background(), cfg, []stage.Input{in}, nil, io.Discard); err != nil {
 			t.Fatal(err)
 		}

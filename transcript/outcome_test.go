@@ -11,6 +11,7 @@ import (
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/price"
 	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
 	"github.com/agt-project/agt/transcript"
 )
 
@@ -292,7 +293,7 @@ func TestInterruptedLiveUsage(t *testing.T) {
 				if err := os.WriteFile(cut, []byte(strings.Join(lines[:i], "")), 0o600); err != nil {
 					t.Fatal(err)
 				}
-				ts, _ := consolidate(t, provider.Config{Provider: "claude", Transform: (&provider.Normalizer{Prices: price.Default()}).Event}, cut)
+				ts, _ := consolidate(t, provider.Config{Config: stage.Config{Transform: (&provider.Normalizer{Prices: price.Default()}).Event}, Provider: "claude"}, cut)
 				if len(ts) != 1 {
 					t.Fatalf("%d transcripts", len(ts))
 				}

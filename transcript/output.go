@@ -613,8 +613,3 @@ func bytesOf(b []byte) func(io.Writer) error {
 		return err
 	}
 }
-
-// Lines writes each transcript as a line to w.
-func Lines(w io.Writer) Flush {
-	return func(_ string, t *Transcript, _ []agt.Event) error { return WriteJSON(w, t) }
-}

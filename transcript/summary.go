@@ -13,7 +13,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/agt-project/agt"
-	"github.com/agt-project/agt/stage"
 )
 
 // Summary writes the summary stream log: a header line when a session
@@ -354,21 +353,6 @@ func (s *Summary) flush() error {
 	}
 	if f, ok := s.out.(interface{ Flush() error }); ok {
 		return f.Flush()
-	}
-	return nil
-}
-
-// Encode does nothing: a Summary is a stage.Output of the events as they
-// come (a live run's followed files, whose sessions do not end).
-func (s *Summary) Encode(*stage.Batch) {}
-
-// Write writes the lines of a batch's events (stage.Output).
-func (s *Summary) Write(b *stage.Batch) error {
-	evs := b.Events()
-	for i := range evs {
-		if err := s.Event(&evs[i]); err != nil {
-			return err
-		}
 	}
 	return nil
 }

@@ -103,7 +103,7 @@ func summarize(t *testing.T, s *Summary, files []string, check func(tr *Transcri
 		return s.End(tr)
 	})
 	c.Window, c.Each = n.Window, s.Event
-	if _, err := provider.Parse(context.Background(), provider.Config{Quiet: true, Transform: n.Event, Sink: c.Add}, ins, nil, io.Discard); err != nil {
+	if _, err := provider.Parse(context.Background(), provider.Config{Config: stage.Config{Quiet: true, Transform: n.Event}, Sink: c.Add}, ins, nil, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Close(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,34 +117,47 @@ func TestCorpusTranscripts(t *testing.T) {
 	t.Logf("%d files, %d results with their call in the log, %d paired, %d model calls each one message", len(files), results, paired, calls)
 }
 
-// goldenSessions are real sessions of every provider (licensed copies in
-// testdata/), whose transcripts were reviewed by hand against the raw logs.
-var goldenSessions = []string{
-	"claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl",
-	"claude/live/gen__claude-2.1.197__subagent.jsonl",
-	"codex/agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl",
-	"codex/live/gen__codex-0.169.0__tools.jsonl",
-	"gemini/agtrace__session-2025-12-09T19-50-f0a689a6.json",
-	"copilot/agentv__6a-6787e4f86b-3.jsonl",
-	"copilot/live/gen__copilot-1.0.102__tools.jsonl",
-	"pi/pidev__96-2b1009dcd7-0.excerpt.jsonl",
-	"pi/live/gen__pi-0.73.1__rpc-stdout.jsonl",
-	"opencode/pidev__30-80b1955cc9-1.json",
-	"cline/cline__session.messages.json",
-	"cline/tasks/saoudrizwan.claude-dev/tasks/1760534080239",
-	"cline/tasks/rooveterinaryinc.roo-cline/tasks/0b5c6f0e-3f1a-4c2e-9d7a-1c2b3d4e5f60",
-	"goose/sessions.db",
-	"goose/20250303_101010.jsonl",
-	"acp/gen__gemini-cli-0.61.0__acp.both.jsonl",
-	"amp/toolpath__stream-json-0.0.1785170481.jsonl",
-	"amp/toolpath__thread-export-0.0.1785170481.json",
-	"kiro/awsq__v2-basic_fs_tools-2.4.2.jsonl",
-	"kiro/kas/sess_5e804080-466c-4f65-bde9-f6133b7068f6/messages.jsonl",
+// goldenSessions are the real sessions (licensed copies in testdata/)
+// whose transcripts were reviewed by hand against the raw logs: one golden
+// file testdata/transcript/<path, "/" written "__">.transcript.jsonl each,
+// found from the golden files, not from a list (to add one, create its
+// golden file empty and run the test with -update). Each names the path
+// under testdata/ it was made from.
+func goldenSessions(t *testing.T, root string) []string {
+	t.Helper()
+	goldens, _ := filepath.Glob(filepath.Join(root, "transcript", "*"+transcript.ExtTranscript))
+	if len(goldens) == 0 {
+		t.Fatal("no golden transcript")
+	}
+	byName := map[string][]string{} // "/" written "__" → paths under testdata
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if err != nil || strings.HasPrefix(rel, "transcript") || strings.HasPrefix(rel, "export") {
+			return nil
+		}
+		k := strings.ReplaceAll(rel, "/", "__")
+		byName[k] = append(byName[k], rel)
+		return nil
+	})
+	var rels []string
+	for _, g := range goldens {
+		name := strings.TrimSuffix(filepath.Base(g), transcript.ExtTranscript)
+		switch srcs := byName[name]; len(srcs) {
+		case 1:
+			rels = append(rels, srcs[0])
+		case 0:
+			t.Errorf("%s: no session under testdata made it", filepath.Base(g))
+		default:
+			t.Errorf("%s: made from which of %q?", filepath.Base(g), srcs)
+		}
+	}
+	return rels
 }
 
 func TestGoldenTranscripts(t *testing.T) {
 	root := filepath.Join(providertest.RepoRoot(t), "testdata")
-	for _, rel := range goldenSessions {
+	for _, rel := range goldenSessions(t, root) {
 		t.Run(rel, func(t *testing.T) {
 			var buf bytes.Buffer
 			ins, _ := stage.Expand([]string{filepath.Join(root, rel)}, nil, provider.Claim)
@@ -151,7 +165,7 @@ func TestGoldenTranscripts(t *testing.T) {
 				ins[i].Path = rel // src paths as in the repository
 			}
 			cons := transcript.NewConsolidator(provider.UnitKey, false, transcript.Lines(&buf))
-			cfg := provider.Config{Transform: (&provider.Normalizer{Prices: price.Default()}).Event, Sink: cons.Add}
+			cfg := provider.Config{Config: stage.Config{Transform: (&provider.Normalizer{Prices: price.Default()}).Event}, Sink: cons.Add}
 			if _, err := provider.Parse(context.Background(), cfg, ins, nil, &bytes.Buffer{}); err != nil {
 				t.Fatal(err)
 			}
@@ -179,7 +193,7 @@ func BenchmarkTranscript(b *testing.B) {
 	n := &provider.Normalizer{Prices: price.Default()}
 	for i := 0; i < b.N; i++ {
 		cons := transcript.NewConsolidator(provider.UnitKey, false, transcript.Lines(io.Discard))
-		cfg := provider.Config{Quiet: true, Transform: n.Event, Sink: cons.Add}
+		cfg := provider.Config{Config: stage.Config{Quiet: true, Transform: n.Event}, Sink: cons.Add}
 		if _, err := provider.Parse(context.Background(), cfg, ins, nil, io.Discard); err != nil {
 			b.Fatal(err)
 		}

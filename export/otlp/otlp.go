@@ -61,6 +61,7 @@ import (
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/export"
+	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/price"
 	"github.com/agt-project/agt/transcript"
 )
@@ -194,9 +195,6 @@ func (o Options) Write(w io.Writer, t *transcript.Transcript) error {
 	_, err := w.Write(*b)
 	return err
 }
-
-// Of is the request holding t's trace, with its content.
-func Of(t *transcript.Transcript) *Request { return Options{}.Of(t) }
 
 // trace builds the spans of one session.
 type trace struct {
@@ -593,18 +591,15 @@ var priceVendors = map[string]string{
 	"volcengine":                "volcengine",
 }
 
-// agentVendors are the vendor whose API an agent calls by default, for a
-// model neither its name nor the price table place.
-var agentVendors = map[string]string{"claude": "anthropic", "codex": "openai", "gemini": "gcp.gemini"}
-
 // Other is the gen_ai.provider.name of a model whose vendor agt cannot
 // tell.
 const Other = "_OTHER"
 
 // Vendor is the gen_ai.provider.name of a model run by an agent: by the
 // model's name, else its vendor in the price table, else the vendor whose
-// API the agent calls by default, else Other (never the agent's name).
-func Vendor(model, provider string) string {
+// API the agent calls by default (its provider's declared Vendor), else
+// Other (never the agent's name).
+func Vendor(model, agent string) string {
 	m := strings.ToLower(model)
 	for _, v := range vendors {
 		if strings.HasPrefix(m, v.prefix) {
@@ -618,7 +613,7 @@ func Vendor(model, provider string) string {
 			}
 		}
 	}
-	if v, ok := agentVendors[provider]; ok {
+	if v := provider.Vendor(agent); v != "" {
 		return v
 	}
 	return Other

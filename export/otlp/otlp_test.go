@@ -227,7 +227,9 @@ func TestVendor(t *testing.T) {
 		{"moonshotai/kimi-k2-instruct", "opencode", "moonshot"},
 		{"aide-gpt-5", "codex", "openai"}, // the price table places it
 		{"mock-model", "pi", Other},
-		{"coder-model", "qwen", Other},
+		{"coder-model", "qwen", "alibaba"},     // Qwen OAuth's model, the API Qwen Code calls by default
+		{"auto", "kiro", "aws.bedrock"},        // Kiro runs its models on Amazon Bedrock
+		{"auto", "cursor", Other},              // no default vendor
 		{"<synthetic>", "claude", "anthropic"}, // the API Claude Code calls
 		{"", "opencode", Other},
 	}

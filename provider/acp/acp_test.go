@@ -10,6 +10,7 @@ import (
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
 )
 
 // testdata is relative to the package folder so that golden files hold no
@@ -66,7 +67,7 @@ func TestLiveCorpus(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			out, diag, st := providertest.Parse(t, provider.Config{}, f)
-			again, _, _ := providertest.Parse(t, provider.Config{Workers: 1}, f)
+			again, _, _ := providertest.Parse(t, provider.Config{Config: stage.Config{Workers: 1}}, f)
 			if !bytes.Equal(out, again) {
 				t.Errorf("second run (1 worker) differs")
 			}

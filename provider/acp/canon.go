@@ -4,7 +4,7 @@ import "github.com/agt-project/agt/provider/canon"
 
 // tools is ACP's part of the canonical tool table (provider/canon):
 // its native tools. The registry registers it.
-var tools = canon.Tools{Rows: toolRows}
+var tools = canon.Tools{Rows: toolRows, Protocol: FormatACP}
 
 // Tools returns the provider's part of the canonical tool table.
 func (Provider) Tools() canon.Tools { return tools }

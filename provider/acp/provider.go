@@ -71,6 +71,12 @@ type Provider struct{}
 // Name is the provider's name in events when the agent is not known.
 func (Provider) Name() string { return "acp" }
 
+// Agent is what the provider declares about its agent (no default vendor:
+// it runs the model it is given).
+func (Provider) Agent() agt.Agent {
+	return agt.Agent{Display: "ACP agent"}
+}
+
 // Formats lists the formats this package reads.
 func (Provider) Formats() []string { return []string{FormatACP} }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/acp"
 	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
 )
 
 // parse writes lines to a file and parses it with the acp provider forced.
@@ -19,7 +20,7 @@ func parse(t *testing.T, lines ...string) ([]agt.Event, provider.Stats) {
 	if err := os.WriteFile(f, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, _, st := providertest.Parse(t, provider.Config{Provider: "acp", Quiet: true}, f)
+	out, _, st := providertest.Parse(t, provider.Config{Config: stage.Config{Quiet: true}, Provider: "acp"}, f)
 	evs := providertest.Events(t, out)
 	seen := map[int64]bool{}
 	for _, ev := range evs {

@@ -104,7 +104,7 @@ func TestMarkdownWalk(t *testing.T) {
 		in := stage.FileInput(p)
 		in.Walk = filepath.Dir(p)
 		var out, diag bytes.Buffer
-		if _, err := provider.Parse(context.Background(), provider.Config{Quiet: true}, []stage.Input{in}, &out, &diag); err != nil {
+		if _, err := provider.Parse(context.Background(), provider.Config{Config: stage.Config{Quiet: true}}, []stage.Input{in}, &out, &diag); err != nil {
 			t.Fatal(err)
 		}
 		want := filepath.Base(filepath.Dir(p)) == "aider"

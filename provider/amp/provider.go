@@ -50,6 +50,12 @@ type Provider struct{}
 // Name is the provider's name in events.
 func (Provider) Name() string { return "amp" }
 
+// Agent is what the provider declares about its agent (no default vendor:
+// it runs the model it is given).
+func (Provider) Agent() agt.Agent {
+	return agt.Agent{Display: "Amp"}
+}
+
 // Formats lists the formats of Amp.
 func (Provider) Formats() []string { return []string{FormatStreamJSON, FormatThread} }
 

@@ -80,23 +80,21 @@ import (
 	"github.com/agt-project/agt"
 )
 
-// Normalize sets t's canonical name, kind, origin, MCP and input from its
-// native name and input (and an MCP server the parser found, in t.MCP);
-// provider is the call's Source.
-// NativeName and NativeInput are not changed; normalizing twice changes
-// nothing. Names not in the table pass through with kind other, origin
-// custom and the native input.
-func Normalize(provider string, t *agt.Tool) { NormalizeIn(provider, "", t) }
-
-// NormalizeIn is Normalize for a call of a session whose working folder
-// is cwd ("" when unknown): relative paths that reclassified shell calls
+// NormalizeIn sets t's canonical name, kind, origin, MCP and input from
+// its native name and input (and an MCP server the parser found, in
+// t.MCP); provider is the call's Source. NativeName and NativeInput are
+// not changed; normalizing twice changes nothing. Names not in the table
+// pass through with kind other, origin custom and the native input.
+//
+// cwd is the working folder of the call's session ("" when unknown):
+// relative paths that reclassified shell calls
 // and patches name are joined to it (to the call's own cwd member first),
 // and a listing or search that names no folder is of it.
 func NormalizeIn(provider, cwd string, t *agt.Tool) { normalizeTool(provider, cwd, false, t) }
 
 // NormalizeKeep is NormalizeIn that keeps a shell call that only reads,
 // lists or searches a Bash call (its kind says what it does, its origin
-// is still set) instead of reclassifying it, and a call of Vocabulary's
+// is still set) instead of reclassifying it, and a call of the vocabulary's provider's (Tools.Vocabulary)
 // under its own name (Claude Code's MultiEdit stays MultiEdit, its input
 // canonical). A call kept so stays kept when it is normalized again
 // without it.
@@ -111,25 +109,21 @@ func normalizeTool(provider, cwd string, keep bool, t *agt.Tool) {
 }
 
 // kept tells whether t was normalized before by NormalizeKeep and left so:
-// a shell call kept Bash (via shell), or a call of Vocabulary's under its
+// a shell call kept Bash (via shell), or a call of the vocabulary's provider's (Tools.Vocabulary) under its
 // own name (its origin set).
 func kept(provider string, t *agt.Tool) bool {
 	return t.Via == ViaShell && t.Name == "Bash" ||
-		provider == Vocabulary && t.Origin != "" && t.NativeName != "" && t.Name == t.NativeName
+		provider == vocabulary && t.Origin != "" && t.NativeName != "" && t.Name == t.NativeName
 }
 
 // normalizeCall normalizes t's native call; keep as NormalizeKeep does.
 func normalizeCall(provider, cwd string, keep bool, t *agt.Tool) norm {
 	n := normalize(provider, cwd, keep, t.NativeName, t.NativeInput, t.MCP)
-	if keep && provider == Vocabulary && t.NativeName != "" {
+	if keep && provider == vocabulary && t.NativeName != "" {
 		n.name = t.NativeName // the vocabulary's own calls pass through (MultiEdit, KillBash)
 	}
 	return n
 }
-
-// Vocabulary is the provider whose tool names the canonical table takes
-// (Claude Code's): with NormalizeKeep its calls keep their names.
-const Vocabulary = "claude"
 
 // norm is a normalized call.
 type norm struct {
@@ -138,21 +132,37 @@ type norm struct {
 	input                   agt.Raw
 }
 
-// Source names where a call comes from for Normalize and Render: the
-// provider, or for calls read from an ACP stream "acp/<provider>", so that
-// the ACP tool kinds (execute, edit, …) stand for tool names there only.
+// Source names where a call comes from for NormalizeIn and RenderIn: the
+// provider, or for a call read in the format of a protocol a provider
+// declares (Tools.Protocol: ACP) "<protocol provider>/<provider>", so that
+// the protocol's tool kinds (execute, edit, …) stand for tool names there
+// only.
 func Source(provider, format string) string {
-	if format == "acp" && provider != "acp" {
-		return "acp/" + provider
+	if p := protocols[format]; p != "" && provider != p {
+		return p + "/" + provider
 	}
 	return provider
 }
 
+// splitSource is the provider of source (see Source) and the provider of
+// the protocol it was read in ("" for none; the provider itself for the
+// protocol's own calls).
+func splitSource(source string) (provider, protocol string) {
+	if p, rest, ok := strings.Cut(source, "/"); ok {
+		return rest, p
+	}
+	for _, p := range protocols {
+		if p == source {
+			return source, source
+		}
+	}
+	return source, ""
+}
+
 func normalize(source, cwd string, keep bool, name string, native agt.Raw, preset *agt.MCP) norm {
-	provider, acp := strings.CutPrefix(source, "acp/")
-	acp = acp || provider == "acp"
+	provider, protocol := splitSource(source)
 	in, _ := parseObject(native)
-	if r, arg := lookup(provider, acp, name, in); r != nil {
+	if r, arg := lookup(provider, protocol, name, in); r != nil {
 		return fromRow(&nctx{provider: provider, row: r, arg: arg, cwd: cwd, keep: keep}, native, in, preset)
 	}
 	var server, tool string
@@ -229,23 +239,17 @@ func fromRow(c *nctx, native agt.Raw, in *object, preset *agt.MCP) norm {
 	return n
 }
 
-// Render returns the name and input of the normalized call t in the
-// layout of provider to (claude codex gemini copilot pi opencode). from is
-// the provider the call came from ("" when unknown): when it is to and t
-// is as Normalize made it, the native name and input are returned.
-func Render(to, from string, t *agt.Tool) (name string, input agt.Raw) {
-	name, input, _ = RenderIn(to, from, "", t)
-	return name, input
-}
-
-// RenderIn is Render for a call NormalizeIn normalized with working folder
-// cwd. It also returns a warning when provider to has no tool that takes
+// RenderIn returns the name and input of the call t, which NormalizeIn
+// normalized with working folder cwd, in the layout of provider to. from
+// is the provider the call came from ("" when unknown): when it is to and
+// t is as NormalizeIn made it, the native name and input are returned. It
+// also returns a warning when provider to has no tool that takes
 // the call (Definitions): the call then keeps its canonical name and input
 // (a multi-edit for a provider whose edit tool takes one edit, an input
 // that lacks what to's tool requires, a tool to does not have; MCP tools
 // are taken to be served to every provider).
 func RenderIn(to, from, cwd string, t *agt.Tool) (name string, input agt.Raw, warn string) {
-	if base, _ := strings.CutPrefix(from, "acp/"); base == to && t.NativeName != "" && unchanged(from, cwd, t) {
+	if base, _ := splitSource(from); base == to && t.NativeName != "" && unchanged(from, cwd, t) {
 		return t.NativeName, t.NativeInput, ""
 	}
 	name, input = render(to, t)

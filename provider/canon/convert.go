@@ -105,17 +105,11 @@ var convs = map[string]*conv{
 // name: Claude's BashOutput and KillShell where Claude has the operation.
 var bgOps = map[string]string{"BashOutput": "poll", "write_stdin": "write", "KillShell": "stop", "list_bash": "list"}
 
-// bgDefaults are members a provider's background-shell tool needs that
-// the canonical input may lack, by provider and canonical name.
-var bgDefaults = map[string]map[string]agt.Raw{
-	"codex/BashOutput": {"chars": agt.Raw(`""`)},
-}
-
 func bgIn(c *nctx) { c.in.setStr("op", bgOps[c.name]) }
 
 func bgOut(c *rctx) {
 	c.out.del("op")
-	for k, v := range bgDefaults[c.to+"/"+c.name] {
+	for k, v := range needs[c.to][c.name] { // the provider's Tools.Needs
 		if !c.out.has(k) {
 			c.out.set(k, v)
 		}

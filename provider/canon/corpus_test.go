@@ -24,7 +24,7 @@ func loadCorpus(t *testing.T) []agt.Event {
 	t.Helper()
 	dir := providertest.CorpusDir(t)
 	var calls []agt.Event
-	for _, sub := range []string{"claude", "codex", "gemini", "copilot", "pi", "opencode", "live"} {
+	for _, sub := range append(providertest.CorpusProviders(dir), "live") {
 		ins, errs := stage.Expand([]string{filepath.Join(dir, sub)}, nil, provider.Claim)
 		for _, err := range errs {
 			t.Logf("%s: %v", sub, err)

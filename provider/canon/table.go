@@ -3,13 +3,16 @@ package canon
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agt-project/agt"
 )
 
 // Row is one provider-native tool of the canonical table: what agt calls
 // it and how its input members are named. The rows of a provider live in
 // its own folder (provider/<name>/canon.go) and come here through Register;
-// rows of provider "acp" (ACP tool kinds, the names an ACP agent that names
-// no tool leaves) serve every provider after its own rows.
+// rows of a provider that declares a Tools.Protocol (ACP's tool kinds, the
+// names an ACP agent that names no tool leaves) serve every provider read
+// in that protocol after its own rows.
 type Row struct {
 	Provider string // claude codex gemini copilot pi opencode, or acp
 	Native   string // native name; a name ending in "*" is a prefix, the rest of the name is the row's argument
@@ -59,7 +62,30 @@ type Tools struct {
 	MCP  []MCPStyle
 	Defs map[string]Def // by native name
 	API  string         // one of the API* forms (defs.go)
+	// Vocabulary tells that the provider's tool names are the canonical
+	// ones (Claude Code's): with NormalizeKeep its calls keep their names.
+	// One provider declares it.
+	Vocabulary bool
+	// Protocol names the format of a protocol the provider reads other
+	// agents' calls in (ACP): for a call of another provider read in that
+	// format, this provider's rows (the protocol's tool kinds) stand for
+	// the tool names the call's own provider has no row for. See Source.
+	Protocol string
+	// Needs are members the provider's background-shell tools need that
+	// a call's canonical input may lack, by canonical name, set when such
+	// a call is rendered for the provider (Codex's write_stdin needs
+	// chars, which a polling BashOutput has not).
+	Needs map[string]map[string]agt.Raw
 }
+
+// vocabulary is the provider that declares Tools.Vocabulary.
+var vocabulary string
+
+// protocols are the providers that declare a Tools.Protocol, by format.
+var protocols = map[string]string{}
+
+// needs are the providers' Tools.Needs, by provider.
+var needs = map[string]map[string]map[string]agt.Raw{}
 
 // Register adds provider name's tools to the table. Registration happens
 // while the program starts (the provider registry's initialisation), before
@@ -71,6 +97,18 @@ func Register(name string, t Tools) {
 		}
 	}
 	rows = append(rows, t.Rows...)
+	if t.Vocabulary {
+		if vocabulary != "" {
+			panic(fmt.Sprintf("canon: %s and %s: two vocabularies", vocabulary, name))
+		}
+		vocabulary = name
+	}
+	if t.Protocol != "" {
+		protocols[t.Protocol] = name
+	}
+	if t.Needs != nil {
+		needs[name] = t.Needs
+	}
 	for _, st := range t.MCP {
 		st.provider = name
 		mcpStyles = append(mcpStyles, st)
@@ -96,10 +134,6 @@ func Targets() []string {
 	}
 	return out
 }
-
-// Table returns the canonical tool table, one row per provider-native name
-// (and input condition), in a fixed order.
-func Table() []Row { return append([]Row(nil), rows...) }
 
 // index is the compiled table.
 type index struct {
@@ -252,13 +286,14 @@ func holds(cs []cond, o *object) bool {
 	return true
 }
 
-// lookup finds the row of a native tool: the provider's rows, then the
-// ACP kinds; exact names before prefixes. arg is the rest of the name for
+// lookup finds the row of a native tool: the provider's rows, then those
+// of the protocol it was read in (ACP's tool kinds; "" for none); exact
+// names before prefixes. arg is the rest of the name for
 // a prefix row.
-func lookup(provider string, acp bool, name string, in *object) (r *row, arg string) {
+func lookup(provider, protocol string, name string, in *object) (r *row, arg string) {
 	sources := []string{provider}
-	if acp {
-		sources = append(sources, "acp")
+	if protocol != "" && protocol != provider {
+		sources = append(sources, protocol)
 	}
 	for _, p := range sources {
 		for _, r := range idx.exact[p][name] {

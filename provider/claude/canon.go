@@ -5,7 +5,7 @@ import "github.com/agt-project/agt/provider/canon"
 // tools is Claude Code's part of the canonical tool table (provider/canon):
 // its native tools, the way it names MCP tools and its tools'
 // definitions. The registry registers it.
-var tools = canon.Tools{Rows: toolRows, MCP: mcpStyles, Defs: toolDefs, API: canon.APIMessages}
+var tools = canon.Tools{Rows: toolRows, MCP: mcpStyles, Defs: toolDefs, API: canon.APIMessages, Vocabulary: true}
 
 // Tools returns the provider's part of the canonical tool table.
 func (Provider) Tools() canon.Tools { return tools }

@@ -87,6 +87,11 @@ type Provider struct{}
 // Name is the provider's name in events.
 func (Provider) Name() string { return "claude" }
 
+// Agent is what the provider declares about its agent.
+func (Provider) Agent() agt.Agent {
+	return agt.Agent{Display: "Claude Code", Vendor: "anthropic"}
+}
+
 // Formats lists the formats of Claude Code.
 func (Provider) Formats() []string { return []string{FormatSession, FormatStreamJSON, FormatJSON} }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
 )
 
 // TestUsageOnly: parsed for a usage report (agt.Options.Usage: message
@@ -26,7 +27,7 @@ func TestUsageOnly(t *testing.T) {
 	// the usage events, then the sessions' first folders: the report reads
 	// each apart, so their order among one another does not matter
 	usage := func(opts agt.Options) [][]byte {
-		out, _, _ := providertest.Parse(t, provider.Config{Provider: "claude", Opts: opts, Quiet: true}, paths...)
+		out, _, _ := providertest.Parse(t, provider.Config{Config: stage.Config{Quiet: true}, Provider: "claude", Opts: opts}, paths...)
 		var keep, folders [][]byte
 		folder := map[string]bool{}
 		for _, l := range bytes.Split(out, []byte("\n")) {

@@ -95,6 +95,12 @@ type Provider struct{}
 // Name is the provider's name in events.
 func (Provider) Name() string { return "cline" }
 
+// Agent is what the provider declares about its agent (no default vendor:
+// it runs the model it is given).
+func (Provider) Agent() agt.Agent {
+	return agt.Agent{Display: "Cline"}
+}
+
 // Formats lists the formats the provider reads; the first is the default.
 func (Provider) Formats() []string {
 	return []string{FormatSession, FormatTask, FormatRooTask, FormatKiloTask}

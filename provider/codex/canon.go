@@ -1,11 +1,16 @@
 package codex
 
-import "github.com/agt-project/agt/provider/canon"
+import (
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/canon"
+)
 
 // tools is Codex CLI's part of the canonical tool table (provider/canon):
 // its native tools, the way it names MCP tools and its tools'
 // definitions. The registry registers it.
-var tools = canon.Tools{Rows: toolRows, MCP: mcpStyles, Defs: toolDefs, API: canon.APIResponses}
+var tools = canon.Tools{Rows: toolRows, MCP: mcpStyles, Defs: toolDefs, API: canon.APIResponses,
+	Needs: map[string]map[string]agt.Raw{"BashOutput": {"chars": agt.Raw(`""`)}}, // write_stdin polls with no chars
+}
 
 // Tools returns the provider's part of the canonical tool table.
 func (Provider) Tools() canon.Tools { return tools }

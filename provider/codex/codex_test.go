@@ -11,6 +11,7 @@ import (
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/codex"
 	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
 )
 
 // TestGolden parses real rollouts, the synthetic legacy ones and generated
@@ -27,7 +28,7 @@ func parse(t *testing.T, name, content string) ([]agt.Event, string) {
 		t.Fatal(err)
 	}
 	out, diag, _ := providertest.Parse(t, provider.Config{}, f)
-	again, _, _ := providertest.Parse(t, provider.Config{Workers: 1}, f)
+	again, _, _ := providertest.Parse(t, provider.Config{Config: stage.Config{Workers: 1}}, f)
 	if !bytes.Equal(out, again) {
 		t.Errorf("output differs with 1 worker")
 	}

@@ -255,7 +255,7 @@ func consolidate(t *testing.T, paths ...string) []*transcript.Transcript {
 		ts = append(ts, &c)
 		return nil
 	})
-	cfg := provider.Config{Quiet: true, Sink: cons.Add}
+	cfg := provider.Config{Config: stage.Config{Quiet: true}, Sink: cons.Add}
 	if _, err := provider.Parse(context.Background(), cfg, ins, nil, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}

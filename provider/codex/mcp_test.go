@@ -49,7 +49,7 @@ func TestMCPInvocation(t *testing.T) {
 		}
 		seen++
 		tool := *ev.Tool
-		canon.Normalize("codex", &tool)
+		canon.NormalizeIn("codex", "", &tool)
 		mcp := ""
 		if tool.MCP != nil {
 			mcp = tool.MCP.Server + "/" + tool.MCP.Tool
@@ -97,11 +97,11 @@ func TestMCPSkillServer(t *testing.T) {
 		w := want[ev.Tool.ID]
 		seen++
 		tool := *ev.Tool
-		canon.Normalize("codex", &tool)
+		canon.NormalizeIn("codex", "", &tool)
 		if tool.Name != w.name || string(tool.Input) != w.input || tool.Origin != w.origin {
 			t.Errorf("%s: %s %s %s, want %s %s %s", ev.Tool.ID, tool.Name, tool.Input, tool.Origin, w.name, w.input, w.origin)
 		}
-		name, in := canon.Render("codex", "codex", &tool)
+		name, in, _ := canon.RenderIn("codex", "codex", "", &tool)
 		if got := name + " " + string(in); got != w.back {
 			t.Errorf("%s: renders back as %s, want %s", ev.Tool.ID, got, w.back)
 		}

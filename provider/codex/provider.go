@@ -142,6 +142,11 @@ type Provider struct{}
 // Name is the provider's name in events.
 func (Provider) Name() string { return "codex" }
 
+// Agent is what the provider declares about its agent.
+func (Provider) Agent() agt.Agent {
+	return agt.Agent{Display: "Codex", Vendor: "openai"}
+}
+
 // Formats lists the formats of Codex CLI.
 func (Provider) Formats() []string {
 	return []string{FormatRollout, FormatRolloutLegacy, FormatLegacyJSON, FormatExecJSON}

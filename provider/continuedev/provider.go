@@ -48,6 +48,12 @@ type Provider struct{}
 // Name is the provider's name in events.
 func (Provider) Name() string { return "continue" }
 
+// Agent is what the provider declares about its agent (no default vendor:
+// it runs the model it is given).
+func (Provider) Agent() agt.Agent {
+	return agt.Agent{Display: "Continue"}
+}
+
 // Formats lists the formats read; session files are the default.
 func (Provider) Formats() []string { return []string{FormatSession, FormatIndex, FormatTokens} }
 

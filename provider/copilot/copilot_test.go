@@ -12,6 +12,7 @@ import (
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/copilot"
 	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
 )
 
 // parse runs the pipeline over one file and returns its events and output,
@@ -240,7 +241,7 @@ func TestLiveCorpus(t *testing.T) {
 // record), which had none.
 func TestCorpusUsageTime(t *testing.T) {
 	dir := providertest.CorpusDir(t)
-	out, _, _ := providertest.Parse(t, provider.Config{Quiet: true}, filepath.Join(dir, "copilot"))
+	out, _, _ := providertest.Parse(t, provider.Config{Config: stage.Config{Quiet: true}}, filepath.Join(dir, "copilot"))
 	n := 0
 	for _, ev := range providertest.Events(t, out) {
 		if ev.Kind == agt.KindUsage && ev.Format == copilot.FormatSession {

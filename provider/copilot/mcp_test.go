@@ -62,7 +62,7 @@ func TestMCPAttribution(t *testing.T) {
 			continue
 		}
 		tool := *e.Tool
-		canon.Normalize(e.Provider, &tool)
+		canon.NormalizeIn(e.Provider, "", &tool)
 		mcp := ""
 		if tool.MCP != nil {
 			mcp = tool.MCP.Server + "/" + tool.MCP.Tool

@@ -97,6 +97,12 @@ type Provider struct{}
 // Name is the provider's name in events.
 func (Provider) Name() string { return "copilot" }
 
+// Agent is what the provider declares about its agent (no default vendor:
+// it runs the model it is given).
+func (Provider) Agent() agt.Agent {
+	return agt.Agent{Display: "Copilot CLI"}
+}
+
 // Formats lists the formats read; copilot-session is the default.
 func (Provider) Formats() []string { return []string{FormatSession, FormatJSON, FormatLegacy} }
 

@@ -48,6 +48,12 @@ type Provider struct{}
 // Name is the provider's name in events.
 func (Provider) Name() string { return "crush" }
 
+// Agent is what the provider declares about its agent (no default vendor:
+// it runs the model it is given).
+func (Provider) Agent() agt.Agent {
+	return agt.Agent{Display: "Crush", Stores: []string{".db"}}
+}
+
 // Formats lists the formats read.
 func (Provider) Formats() []string { return []string{FormatDB} }
 

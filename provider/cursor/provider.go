@@ -48,6 +48,12 @@ type Provider struct{}
 // Name is the provider's name in events.
 func (Provider) Name() string { return "cursor" }
 
+// Agent is what the provider declares about its agent (no default vendor:
+// it runs the model it is given).
+func (Provider) Agent() agt.Agent {
+	return agt.Agent{Display: "Cursor CLI"}
+}
+
 // Formats lists the formats cursor writes; live output is the default.
 func (Provider) Formats() []string { return []string{FormatStreamJSON, FormatJSON, FormatTranscript} }
 

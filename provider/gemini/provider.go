@@ -89,6 +89,11 @@ type Provider struct{}
 // Name is the provider's name in events.
 func (Provider) Name() string { return "gemini" }
 
+// Agent is what the provider declares about its agent.
+func (Provider) Agent() agt.Agent {
+	return agt.Agent{Display: "Gemini CLI", Vendor: "gcp.gemini"}
+}
+
 // Formats lists the formats of Gemini CLI; the first is the default.
 func (Provider) Formats() []string { return []string{FormatSession, FormatStreamJSON, FormatJSON} }
 

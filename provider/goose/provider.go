@@ -74,6 +74,12 @@ type Provider struct{}
 // Name is the provider's name in events.
 func (Provider) Name() string { return "goose" }
 
+// Agent is what the provider declares about its agent (no default vendor:
+// it runs the model it is given).
+func (Provider) Agent() agt.Agent {
+	return agt.Agent{Display: "Goose", Stores: []string{".db"}}
+}
+
 // Formats lists the formats read; the database is the default.
 func (Provider) Formats() []string { return []string{FormatDB, FormatJSONL} }
 

@@ -43,6 +43,11 @@ type Provider struct{}
 // Name is the provider's name in events.
 func (Provider) Name() string { return "kiro" }
 
+// Agent is what the provider declares about its agent.
+func (Provider) Agent() agt.Agent {
+	return agt.Agent{Display: "Kiro CLI", Vendor: "aws.bedrock"}
+}
+
 // Formats lists the formats of Kiro CLI.
 func (Provider) Formats() []string { return []string{FormatSession, FormatKAS} }
 

@@ -20,7 +20,7 @@ import (
 //	message(id, session_id, time_created, time_updated, data)               data = Message info without id, sessionID
 //	part(id, message_id, session_id, time_created, time_updated, data)      data = Part without id, messageID, sessionID
 //
-// ReadDB rebuilds each session's export document from them: the session's
+// WalkDB rebuilds each session's export document from them: the session's
 // info from its columns, each message's and part's object from data with its
 // id columns put back (at the end, where `opencode export` writes them).
 
@@ -31,19 +31,9 @@ const DBMagic = sqlitero.Magic
 // database.
 func IsDB(head []byte) bool { return bytes.HasPrefix(head, []byte(DBMagic)) }
 
-// ReadDB reads every session of an OpenCode database: sessions in order of
-// creation, messages by time of creation and id, parts by id.
-func ReadDB(path string) ([]Stored, error) {
-	var out []Stored
-	err := WalkDB(path, func(s Stored) error {
-		out = append(out, s)
-		return nil
-	})
-	return out, err
-}
-
-// WalkDB is ReadDB one session at a time; an error from fn ends the walk and
-// is returned.
+// WalkDB reads every session of an OpenCode database, one at a time:
+// sessions in order of creation, messages by time of creation and id,
+// parts by id. An error from fn ends the walk and is returned.
 func WalkDB(path string, fn func(Stored) error) error {
 	db, err := openDB(path)
 	if err != nil {

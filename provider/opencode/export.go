@@ -7,7 +7,7 @@ import (
 )
 
 // exportParser reads `opencode export` documents, and the documents
-// ReadStorage and ReadDB make of stored sessions.
+// WalkStorage and WalkDB make of stored sessions.
 type exportParser struct {
 	state
 }

@@ -10,7 +10,7 @@
 //
 // OpenCode's on-disk storage (the JSON files under storage/ of versions up to
 // 1.1, and the SQLite database opencode.db of later ones) is read by
-// ReadStorage and ReadDB, which turn each session into export documents
+// WalkStorage and WalkDB, which turn each session into export documents
 // that the export parser reads like any other (see storage.go): one, or for
 // a session past 1 MiB several of whole messages, so that a session of any
 // size is read with the memory of one.
@@ -65,6 +65,12 @@ type Provider struct{}
 
 // Name is the provider's name in events.
 func (Provider) Name() string { return "opencode" }
+
+// Agent is what the provider declares about its agent (no default vendor:
+// it runs the model it is given).
+func (Provider) Agent() agt.Agent {
+	return agt.Agent{Display: "OpenCode", Stores: []string{".db"}}
+}
 
 // Formats lists the formats read; the export document is the default.
 func (Provider) Formats() []string { return []string{FormatExport, FormatRunJSON} }

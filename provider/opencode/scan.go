@@ -24,7 +24,7 @@ type span struct {
 type frame struct {
 	info     *span
 	messages []msgFrame
-	src      []byte // the "agt.src" member of documents made by ReadStorage/ReadDB
+	src      []byte // the "agt.src" member of documents made by WalkStorage/WalkDB
 	broken   *breakAt
 }
 

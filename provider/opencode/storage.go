@@ -209,22 +209,11 @@ func isDir(p string) bool {
 	return err == nil && st.IsDir()
 }
 
-// ReadStorage reads every session of an OpenCode storage folder (dir is the
-// folder holding storage/, or storage/ itself): messages and parts in
-// OpenCode's order, that of their ids. Problems that belong to no record
-// (an unreadable folder, parts of no known message) are returned beside the
-// sessions.
-func ReadStorage(dir string) ([]Stored, []error) {
-	var out []Stored
-	errs := WalkStorage(dir, func(s Stored) error {
-		out = append(out, s)
-		return nil
-	})
-	return out, errs
-}
-
-// WalkStorage is ReadStorage one session at a time; an error from fn ends
-// the walk and is returned last.
+// WalkStorage reads every session of an OpenCode storage folder (dir is
+// the folder holding storage/, or storage/ itself), one at a time:
+// messages and parts in OpenCode's order, that of their ids. Problems that
+// belong to no record (an unreadable folder, parts of no known message)
+// are returned. An error from fn ends the walk and is returned last.
 func WalkStorage(dir string, fn func(Stored) error) []error {
 	root := StorageRoot(dir)
 	if root == "" {

@@ -59,6 +59,12 @@ type Provider struct{}
 // Name is the provider's name in events.
 func (Provider) Name() string { return "openhands" }
 
+// Agent is what the provider declares about its agent (no default vendor:
+// it runs the model it is given).
+func (Provider) Agent() agt.Agent {
+	return agt.Agent{Display: "OpenHands"}
+}
+
 // Formats lists the formats read; trajectories are the default.
 func (Provider) Formats() []string { return []string{FormatTrajectory, FormatEvents} }
 

@@ -65,6 +65,12 @@ type Provider struct{}
 // Name is the provider's name in events.
 func (Provider) Name() string { return "pi" }
 
+// Agent is what the provider declares about its agent (no default vendor:
+// it runs the model it is given).
+func (Provider) Agent() agt.Agent {
+	return agt.Agent{Display: "Pi"}
+}
+
 // Formats lists the formats pi writes; session files are the default.
 func (Provider) Formats() []string { return []string{FormatSession, FormatJSON, FormatRPC} }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/price"
 	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
 )
 
 // refCost is a row of corpus/reference.json: ccusage's cost of a file. A row
@@ -32,7 +33,7 @@ var strictProviders = []string{"claude", "codex"}
 // model, with Claude's fast mode read from the raw record (agt.Usage does not
 // carry it).
 func fileCost(t *testing.T, tb *price.Table, path string) (cost float64, unknown []string) {
-	out, _, _ := providertest.Parse(t, provider.Config{Opts: agt.Options{Raw: true}, Quiet: true}, path)
+	out, _, _ := providertest.Parse(t, provider.Config{Config: stage.Config{Quiet: true}, Opts: agt.Options{Raw: true}}, path)
 	for _, ev := range providertest.Events(t, out) {
 		if ev.Kind != agt.KindUsage || ev.Usage == nil {
 			continue

@@ -203,15 +203,6 @@ func laterDate(id, date, cur string) bool {
 	return id < cur
 }
 
-// Date is the day the table's prices were taken (YYYY-MM-DD).
-func (t *Table) Date() string { return t.date }
-
-// Source says where the table's prices come from.
-func (t *Table) Source() string { return t.source }
-
-// Len is the number of models in the table.
-func (t *Table) Len() int { return len(t.models) }
-
 // Models lists the table's model ids (lower case), sorted.
 func (t *Table) Models() []string {
 	ids := make([]string, 0, len(t.models))

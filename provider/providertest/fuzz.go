@@ -94,7 +94,7 @@ func CheckParse(t *testing.T, prov string, data []byte) {
 	run := func() []byte {
 		var out bytes.Buffer
 		diag.Reset()
-		if _, err := provider.Parse(context.Background(), provider.Config{Provider: prov, Workers: 1}, []stage.Input{in}, &out, &diag); err != nil {
+		if _, err := provider.Parse(context.Background(), provider.Config{Config: stage.Config{Workers: 1}, Provider: prov}, []stage.Input{in}, &out, &diag); err != nil {
 			t.Fatalf("parse: %v", err)
 		}
 		return out.Bytes()

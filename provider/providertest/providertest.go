@@ -34,6 +34,18 @@ func CorpusDir(t testing.TB) string {
 	return dir
 }
 
+// CorpusProviders are the registered providers that have a folder in the
+// corpus at dir, by name.
+func CorpusProviders(dir string) []string {
+	var ps []string
+	for _, n := range provider.Names() {
+		if st, err := os.Stat(filepath.Join(dir, n)); err == nil && st.IsDir() {
+			ps = append(ps, n)
+		}
+	}
+	return ps
+}
+
 // RepoRoot is the folder of go.mod.
 func RepoRoot(t testing.TB) string {
 	dir, err := os.Getwd()

@@ -44,6 +44,11 @@ type Provider struct{}
 // Name is the provider's name in events.
 func (Provider) Name() string { return "qwen" }
 
+// Agent is what the provider declares about its agent.
+func (Provider) Agent() agt.Agent {
+	return agt.Agent{Display: "Qwen Code", Vendor: "alibaba"}
+}
+
 // Formats lists the formats qwen writes.
 func (Provider) Formats() []string { return []string{FormatSession} }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/providertest"
 	"github.com/agt-project/agt/provider/qwen"
+	"github.com/agt-project/agt/stage"
 )
 
 // TestGolden parses a real chat record file and compares the events with a
@@ -70,7 +71,7 @@ func TestThoughtsAndSubagent(t *testing.T) {
 	if err := os.WriteFile(f, []byte(lines), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, _, st := providertest.Parse(t, provider.Config{Quiet: true}, f)
+	out, _, st := providertest.Parse(t, provider.Config{Config: stage.Config{Quiet: true}}, f)
 	if st.Unknown != 1 {
 		t.Errorf("unknown %d, want 1", st.Unknown)
 	}

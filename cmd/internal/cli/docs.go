@@ -254,5 +254,5 @@ func fishQuote(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, "'", `\'`).Replace(s) + "'"
 }
 
-// Shells are the shells --completion writes for.
-func Shells() []string { return slices.Sorted(maps.Keys(completions)) }
+// shells are the shells --completion writes for.
+func shells() []string { return slices.Sorted(maps.Keys(completions)) }

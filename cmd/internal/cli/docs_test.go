@@ -33,7 +33,7 @@ func TestDocs(t *testing.T) {
 		if page := doc(t, name, "--man"); !strings.Contains(page, ".TH "+strings.ToUpper(name)+" 1") || !strings.Contains(page, `\-\-provider`) {
 			t.Errorf("%s --man: %q", name, page[:min(200, len(page))])
 		}
-		for _, shell := range Shells() {
+		for _, shell := range shells() {
 			script := doc(t, name, "--completion", shell)
 			for _, want := range []string{name, "provider", "claude", "codex", "jobs", "version"} {
 				if !strings.Contains(script, want) {

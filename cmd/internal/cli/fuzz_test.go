@@ -41,7 +41,7 @@ func FuzzEvents(f *testing.F) {
 		abs := filepath.Join(root, filepath.FromSlash(rel))
 		in := stage.Input{Path: rel, Open: func() (io.ReadCloser, error) { return os.Open(abs) }}
 		var out bytes.Buffer
-		if _, err := provider.Parse(context.Background(), provider.Config{Quiet: true}, []stage.Input{in}, &out, io.Discard); err != nil {
+		if _, err := provider.Parse(context.Background(), provider.Config{Config: stage.Config{Quiet: true}}, []stage.Input{in}, &out, io.Discard); err != nil {
 			f.Fatal(err)
 		}
 		lines := bytes.SplitAfter(out.Bytes(), []byte("\n"))

@@ -50,12 +50,9 @@ const maxJobs = 256
 
 func parseConfig(c *cli.Context) (provider.Config, error) {
 	cfg := provider.Config{
+		Config:   stage.Config{Strict: c.Bool("strict"), Quiet: c.Bool("quiet"), Name: c.App.Name, Workers: c.Int("jobs")},
 		Provider: c.String("provider"),
 		Opts:     agt.Options{Raw: c.Bool("raw")},
-		Strict:   c.Bool("strict"),
-		Quiet:    c.Bool("quiet"),
-		Name:     c.App.Name,
-		Workers:  c.Int("jobs"),
 		NotLog:   notLog,
 	}
 	if cfg.Workers < 0 || cfg.Workers > maxJobs {

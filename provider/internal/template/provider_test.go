@@ -15,8 +15,13 @@ import (
 )
 
 // The registry row: all that adding the template to agt takes besides its
-// folder (in the registry, a line of provider.go's init).
-func init() { provider.Register(template.Provider{}) }
+// folder (in the registry, a line of provider.go's init; with the agtstub
+// build tag, provider/stub.go has registered it already).
+func init() {
+	if provider.Lookup("template") == nil {
+		provider.Register(template.Provider{})
+	}
+}
 
 var sample = []string{
 	`{"tpl":"session","id":"s1","ts":"2026-01-02T03:04:05Z"}`,

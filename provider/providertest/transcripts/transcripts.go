@@ -28,7 +28,7 @@ func Of(t testing.TB, paths ...string) []*transcript.Transcript {
 		ts = append(ts, &c)
 		return nil
 	})
-	cfg := provider.Config{Quiet: true, Transform: (&provider.Normalizer{}).Event, Sink: cons.Add}
+	cfg := provider.Config{Config: stage.Config{Quiet: true, Transform: (&provider.Normalizer{}).Event}, Sink: cons.Add}
 	if _, err := provider.Parse(context.Background(), cfg, ins, nil, &bytes.Buffer{}); err != nil {
 		t.Fatalf("parse %v: %v", paths, err)
 	}
