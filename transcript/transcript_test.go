@@ -133,6 +133,7 @@ var goldenSessions = []string{
 	"cline/tasks/saoudrizwan.claude-dev/tasks/1760534080239",
 	"cline/tasks/rooveterinaryinc.roo-cline/tasks/0b5c6f0e-3f1a-4c2e-9d7a-1c2b3d4e5f60",
 	"goose/sessions.db",
+	"goose/sessions-ledger.db",
 	"goose/20250303_101010.jsonl",
 	"acp/gen__gemini-cli-0.61.0__acp.both.jsonl",
 	"amp/toolpath__stream-json-0.0.1785170481.jsonl",
