@@ -1,6 +1,8 @@
 // Package kiro reads Kiro CLI (the successor of Amazon Q Developer CLI):
-// the session logs of its KAS engine (kas.go), and those of its V2 agent
-// engine, `<session_id>.jsonl` beside
+// the session logs of its KAS engine (kas.go), the conversations of its
+// legacy chat, which Amazon Q Developer CLI wrote too (format
+// kiro-conversation, conversation.go: a ConversationState document, as
+// /save writes it), and the session logs of its V2 agent engine, `<session_id>.jsonl` beside
 // `<session_id>.json` in ~/.kiro/sessions/cli/. Each line is a versioned
 // log entry, {"version":"v1","kind":K,"data":{…}}, as the CLI's event log
 // writes it (kinds Prompt, AssistantMessage, ToolResults, Compaction,
@@ -34,7 +36,8 @@ import "github.com/agt-project/agt"
 // Formats read by this package.
 const (
 	FormatSession = "kiro-session"
-	FormatKAS     = "kiro-kas" // the KAS engine's log, kas.go
+	FormatKAS     = "kiro-kas"          // the KAS engine's log, kas.go
+	FormatConv    = "kiro-conversation" // the legacy chat's conversation, conversation.go
 )
 
 // Provider is the Kiro CLI provider.
@@ -44,10 +47,13 @@ type Provider struct{}
 func (Provider) Name() string { return "kiro" }
 
 // Formats lists the formats of Kiro CLI.
-func (Provider) Formats() []string { return []string{FormatSession, FormatKAS} }
+func (Provider) Formats() []string { return []string{FormatSession, FormatKAS, FormatConv} }
 
 // NewParser returns a parser for one unit.
-func (Provider) NewParser(format string, _ agt.Options) agt.Parser {
+func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
+	if format == FormatConv {
+		return &convParser{raw: opts.Raw}
+	}
 	if format == FormatKAS {
 		return &kasParser{calls: map[string]string{}}
 	}
