@@ -153,11 +153,13 @@ type convParser struct {
 	calls map[string]string // tool use id → event id of the call
 }
 
-// convValue is a decoded document and its entries.
+// convValue is a decoded document and its entries, with the row of the
+// database that held it, if any.
 type convValue struct {
 	c       *conversation
 	entries []*convEntry
 	errs    []error
+	row     *convRow
 }
 
 // Decode reads the document and each of its history entries; an entry
@@ -195,6 +197,13 @@ func (p *convParser) Apply(em *agt.Emitter, v any) {
 	}
 	base, line := em.Src(), em.Line()
 	m := &agt.Meta{Type: "conversation", Cwd: firstCwd(cv.entries)}
+	ts := ""
+	if r := cv.row; r != nil {
+		if m.Cwd == "" {
+			m.Cwd = r.Key
+		}
+		ts = msTime(r.Created)
+	}
 	data := map[string]any{"transcript_lines": len(c.Transcript)}
 	if len(c.ValidRange) > 0 {
 		data["valid_history_range"] = c.ValidRange
@@ -203,14 +212,14 @@ func (p *convParser) Apply(em *agt.Emitter, v any) {
 		data["usage_info"] = c.TurnMeta.UsageInfo
 	}
 	m.Data = agt.Marshal(data)
-	em.Emit(agt.Event{Kind: agt.KindMeta, Model: model, Meta: m}, c.ID, "conversation")
+	em.Emit(agt.Event{Kind: agt.KindMeta, TS: ts, Model: model, Meta: m}, c.ID, "conversation")
 	mcp := mcpTools(c.Tools)
 	for i, e := range cv.entries {
 		raw := agt.Raw(nil)
 		if p.raw || cv.errs[i] != nil {
 			raw = c.History[i]
 		}
-		em.SetSrc(agt.Src{Path: base.Path, Line: base.Line, Ptr: "/history/" + strconv.Itoa(i)}, raw)
+		em.SetSrc(agt.Src{Path: base.Path, Line: base.Line, Ptr: base.Ptr + "/history/" + strconv.Itoa(i)}, raw)
 		if cv.errs[i] != nil {
 			em.Errorf("history entry %d: %v", i, cv.errs[i])
 		}
@@ -224,7 +233,7 @@ func (p *convParser) Apply(em *agt.Emitter, v any) {
 		}
 	}
 	if s := summaryText(c.LatestSummary); s != "" {
-		em.SetSrc(agt.Src{Path: base.Path, Line: base.Line, Ptr: "/latest_summary"}, nil)
+		em.SetSrc(agt.Src{Path: base.Path, Line: base.Line, Ptr: base.Ptr + "/latest_summary"}, nil)
 		em.Emit(agt.Event{Kind: agt.KindSummary, Text: agt.String(s), Meta: &agt.Meta{Type: "latest_summary"}}, "", "summary")
 	}
 	em.SetSrc(base, line)

@@ -16,6 +16,9 @@ func (Provider) Sniff(h agt.Head) string {
 	if len(h.Lines) == 1 && sniffConversation(h.Lines[0]) {
 		return FormatConv
 	}
+	if len(h.Lines) > 0 && sniffDB(h.Lines[0]) {
+		return FormatDB
+	}
 	for _, line := range h.Lines {
 		var e struct {
 			Version string  `json:"version"`
