@@ -124,7 +124,7 @@ func decodeEntry(raw agt.Raw) (*convEntry, error) {
 	e := &convEntry{}
 	if len(raw) > 0 && raw[0] == '[' {
 		var pair []agt.Raw
-		if err := agt.Decode(raw, &pair); err != nil {
+		if err := agt.API.Unmarshal(raw, &pair); err != nil {
 			return nil, err
 		}
 		var err error

@@ -208,3 +208,34 @@ func TestConversationMCP(t *testing.T) {
 		t.Errorf("%d calls, want 2", n)
 	}
 }
+
+// TestConversationPairs: the history entries of earlier versions are
+// [user, assistant] pairs (a real conversation of Amazon Q Developer CLI
+// has them), read as the objects are; an entry of neither shape is an
+// error event at its place, and the run goes on.
+func TestConversationPairs(t *testing.T) {
+	doc := `{"conversation_id":"c2","history":[` +
+		`[{"env_context":{"env_state":{"current_working_directory":"/w/app"}},"content":{"Prompt":{"prompt":"add an index"}},"images":null},` +
+		`{"ToolUse":{"message_id":"m1","content":"Adding it.","tool_uses":[{"id":"t1","name":"fs_write","orig_name":"fs_write","args":{"command":"create","path":"/w/app/003.sql","file_text":"CREATE INDEX i ON t (c);"}}]}}],` +
+		`[{"content":{"ToolUseResults":{"tool_use_results":[{"tool_use_id":"t1","content":[{"Text":""}],"status":"Success"}]}},"images":null},` +
+		`{"Response":{"message_id":"m2","content":"Done."}}],` +
+		`5]}`
+	path := filepath.Join(t.TempDir(), "c2.json")
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, st := providertest.Parse(t, provider.Config{}, path)
+	var kinds []string
+	for _, ev := range providertest.Events(t, out) {
+		kinds = append(kinds, ev.Kind)
+		if ev.Kind == agt.KindMeta && ev.Meta.Type == "conversation" && ev.Meta.Cwd != "/w/app" {
+			t.Errorf("cwd %q", ev.Meta.Cwd)
+		}
+		if ev.Result != nil && ev.Result.Call == "" {
+			t.Error("result not linked")
+		}
+	}
+	if got, want := strings.Join(kinds, " "), "meta user assistant tool_call tool_result assistant error"; got != want || st.Errors != 1 {
+		t.Errorf("kinds %s, want %s (errors %d)", got, want, st.Errors)
+	}
+}
