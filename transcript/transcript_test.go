@@ -140,6 +140,8 @@ var goldenSessions = []string{
 	"amp/toolpath__thread-export-0.0.1785170481.json",
 	"kiro/awsq__v2-basic_fs_tools-2.4.2.jsonl",
 	"kiro/kas/sess_5e804080-466c-4f65-bde9-f6133b7068f6/messages.jsonl",
+	"kiro/v1/awsq__v1-with_cancelled_tool_uses.json",
+	"copilot/vscode/gitai__copilot_session_multiline.jsonl",
 }
 
 func TestGoldenTranscripts(t *testing.T) {
