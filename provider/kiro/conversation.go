@@ -21,7 +21,9 @@ import (
 //     a [user, assistant] pair); its events point into the document
 //     (/history/N). A user message's content is one of Prompt (a user
 //     event), ToolUseResults (a tool result per result: a lone Text is the
-//     output, else the blocks; status Error is an error) or
+//     output, a shell's lone Json block {exit_status, stdout, stderr} its
+//     stdout then its stderr with exit_status the exit code, else the
+//     blocks; status Error is an error) or
 //     CancelledToolUses (the results of the calls the user cancelled, then
 //     the prompt that came instead). An assistant message is Response (an
 //     assistant event) or ToolUse (its text, if any, then a tool call per
@@ -336,12 +338,27 @@ func (p *convParser) results(em *agt.Emitter, rs []convResult, ts string, cancel
 	}
 }
 
-// output is a result's output: the text of a lone Text block, else the
+// output is a result's output: the text of a lone Text block, what a
+// shell printed (a lone Json block's stdout, then its stderr), else the
 // blocks as they are.
 func (r *convResult) output() agt.Raw {
 	if len(r.Content) == 1 {
 		if t, ok := r.Content[0]["Text"]; ok && len(t) > 0 && t[0] == '"' {
 			return t
+		}
+		var sh struct {
+			Stdout *string `json:"stdout"`
+			Stderr *string `json:"stderr"`
+		}
+		if j, ok := r.Content[0]["Json"]; ok && agt.API.Unmarshal(j, &sh) == nil && sh.Stdout != nil && sh.Stderr != nil {
+			out := *sh.Stdout
+			if *sh.Stderr != "" {
+				if out != "" && !strings.HasSuffix(out, "\n") {
+					out += "\n"
+				}
+				out += *sh.Stderr
+			}
+			return agt.String(out)
 		}
 	}
 	if len(r.Content) == 0 {

@@ -121,8 +121,8 @@ func TestKAS(t *testing.T) {
 // the CLI's authors) is one session named by its conversation_id; every
 // history entry is accounted for by events pointing at it, every result is
 // linked to its call (a cancelled call's result is an error), the shell's
-// exit code is read, replies carry their message id and model, and no
-// usage is made up.
+// exit code is read and its output is what it printed, replies carry their
+// message id and model, and no usage is made up.
 func TestConversation(t *testing.T) {
 	for _, name := range []string{"awsq__v1-basic_tool_use.json", "awsq__v1-with_cancelled_tool_uses.json", "awsq__v1-with_compaction_summary.json"} {
 		t.Run(name, func(t *testing.T) {
@@ -154,6 +154,9 @@ func TestConversation(t *testing.T) {
 					}
 					if ev.Result.IsError {
 						errs++
+					}
+					if ev.Result.ExitCode != nil && strings.Contains(string(ev.Result.Output), `"Json"`) {
+						t.Errorf("result %s: a shell's output kept as blocks: %.80s", ev.Result.ID, ev.Result.Output)
 					}
 				case agt.KindAssistant, agt.KindToolCall:
 					if ev.MessageID == "" || ev.Model == "" || ev.TS == "" {
