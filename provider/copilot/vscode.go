@@ -116,7 +116,13 @@ type vsParser struct {
 func (p *vsParser) Decode(rec []byte) (any, error) {
 	if p.log {
 		var l vsLine
-		return &l, agt.Decode(rec, &l)
+		if err := agt.Decode(rec, &l); err != nil {
+			if !agt.IsFieldError(err) {
+				return nil, err
+			}
+			return &l, err
+		}
+		return &l, nil
 	}
 	s := &vsSession{}
 	err := agt.Decode(rec, s)

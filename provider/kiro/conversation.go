@@ -264,7 +264,9 @@ func (p *convParser) entry(em *agt.Emitter, e *convEntry, model string, mcp map[
 		ct := u.Content
 		switch {
 		case ct.Prompt != nil:
-			em.Emit(agt.Event{Kind: agt.KindUser, TS: ts, Text: agt.String(ct.Prompt.Prompt)}, "", "user")
+			if ct.Prompt.Prompt != "" {
+				em.Emit(agt.Event{Kind: agt.KindUser, TS: ts, Text: agt.String(ct.Prompt.Prompt)}, "", "user")
+			}
 		case ct.Results != nil:
 			p.results(em, ct.Results.Results, ts, false)
 		case ct.Cancelled != nil:
@@ -425,11 +427,11 @@ func firstCwd(entries []*convEntry) string {
 // summaryText is the text of latest_summary: [text, metadata], or (older)
 // the text alone.
 func summaryText(r agt.Raw) string {
-	if s := r.Str(); s != "" {
-		return s
+	if len(r) > 0 && r[0] == '"' {
+		return r.Str()
 	}
 	var pair []agt.Raw
-	if agt.API.Unmarshal(r, &pair) == nil && len(pair) > 0 {
+	if agt.API.Unmarshal(r, &pair) == nil && len(pair) > 0 && len(pair[0]) > 0 && pair[0][0] == '"' {
 		return pair[0].Str()
 	}
 	return ""
