@@ -158,6 +158,10 @@ func TestConversation(t *testing.T) {
 					if ev.Result.ExitCode != nil && strings.Contains(string(ev.Result.Output), `"Json"`) {
 						t.Errorf("result %s: a shell's output kept as blocks: %.80s", ev.Result.ID, ev.Result.Output)
 					}
+				case agt.KindSummary:
+					if s := ev.Text.Str(); s == "" || strings.HasPrefix(s, "[") {
+						t.Errorf("summary %.60q: not the text of latest_summary", s)
+					}
 				case agt.KindAssistant, agt.KindToolCall:
 					if ev.MessageID == "" || ev.Model == "" || ev.TS == "" {
 						t.Errorf("%s %s: message %q model %q ts %q", ev.Kind, ev.Src.Ptr, ev.MessageID, ev.Model, ev.TS)
