@@ -227,10 +227,16 @@ func (s *session) usage() *agt.Usage {
 	u.Scope = agt.ScopeRun
 	if l := s.ledger; l != nil && l.Rows > 0 {
 		spent := l.usage()
-		u.Input = max(u.Input-spent.Input, 0)
-		u.Output = max(u.Output-spent.Output, 0)
-		u.CacheRead = max(u.CacheRead-spent.CacheRead, 0)
-		u.CacheWrite = max(u.CacheWrite-spent.CacheWrite, 0)
+		left := func(acc, sum int64) int64 {
+			if agt.BadFigure(acc) || agt.BadFigure(sum) {
+				return min(acc, sum) // a bad count stays bad: the usage is refused
+			}
+			return max(acc-sum, 0)
+		}
+		u.Input = left(u.Input, spent.Input)
+		u.Output = left(u.Output, spent.Output)
+		u.CacheRead = left(u.CacheRead, spent.CacheRead)
+		u.CacheWrite = left(u.CacheWrite, spent.CacheWrite)
 		u.Sum()
 		if u.NativeCostUSD != nil {
 			c := *u.NativeCostUSD
@@ -258,13 +264,21 @@ func (l *ledger) usage() *agt.Usage {
 	if l.CostSource != nil && *l.CostSource == "carried_forward" {
 		u.Scope = agt.ScopeRun
 	}
-	u.Input = max(count(l.Input)-u.CacheRead-u.CacheWrite, 0)
+	u.Input = agt.Uncached(cnt(l.Input), cnt(l.CacheRead), cnt(l.CacheWrite))
 	u.Sum()
 	if l.Cost != nil {
 		c := *l.Cost
 		u.NativeCostUSD = &c
 	}
 	return u
+}
+
+// cnt is a column's count, 0 when it is NULL.
+func cnt(c *agt.Count) agt.Count {
+	if c == nil {
+		return 0
+	}
+	return *c
 }
 
 func count(c *agt.Count) int64 {

@@ -19,7 +19,7 @@ import (
 func TestDiscoverVSCodeChat(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
-		".config/Code/User/workspaceStorage/1a2b/chatSessions/s1.json":                                   "gitai__copilot_session_simple.json",
+		".config/Code/User/workspaceStorage/1a2b/chatSessions/s1.json":                                    "gitai__copilot_session_simple.json",
 		"Library/Application Support/Code - Insiders/User/globalStorage/emptyWindowChatSessions/s2.jsonl": "gitai__copilot_session_multiline.jsonl",
 	}
 	for to, from := range files {
