@@ -43,8 +43,9 @@ func provenance(t *testing.T, path, col string) map[string]string {
 // readNow are the files of other/ (agents agt did not read when the corpus
 // was made) that a provider added since reads.
 var readNow = map[string]string{
-	"other/splitrail__qwen-code-0.18.1.jsonl":    "qwen",
-	"other/cmtest-cursor__b8-b6fbd5f55f-0.jsonl": "cursor",
+	"other/splitrail__qwen-code-0.18.1.jsonl":           "qwen",
+	"other/cmtest-cursor__b8-b6fbd5f55f-0.jsonl":        "cursor",
+	"other/splitrail__vscode-copilot-chat-session.json": "copilot",
 }
 
 // TestWholeCorpus parses the whole corpus folder at once, as

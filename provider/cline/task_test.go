@@ -14,17 +14,25 @@ import (
 	"github.com/agt-project/agt/provider/providertest"
 )
 
-// taskFolders are the task folders of testdata/cline/tasks, by extension.
+// taskFolders are the task folders of testdata/cline/tasks, by extension,
+// and those of $AGT_TASK_SAMPLES (a list of folders, each laid out as an
+// extension's storage folder: <extension>/tasks/<id>): real tasks whose
+// licence keeps them out of testdata can be checked the same way.
 func taskFolders(t *testing.T) []string {
 	dirs, _ := filepath.Glob(providertest.Testdata(t, "cline", "tasks", "*", "tasks", "*"))
 	if len(dirs) < 3 {
 		t.Fatalf("%d task folders", len(dirs))
 	}
+	for _, root := range filepath.SplitList(os.Getenv("AGT_TASK_SAMPLES")) {
+		more, _ := filepath.Glob(filepath.Join(root, "*", "tasks", "*"))
+		dirs = append(dirs, more...)
+	}
 	return dirs
 }
 
 // requestSums adds up the api_req_started records of a ui_messages.json
-// as the extension wrote them; for a task without one, the metrics of the
+// as the extension wrote them, with the deleted_api_reqs and
+// subagent_usage records the panel adds to them (Cline's getApiMetrics); for a task without one, the metrics of the
 // API history's assistant messages (prompt less cached is input).
 func requestSums(t *testing.T, path string) (in, out, cr, cw int64, cost float64) {
 	b, err := os.ReadFile(path)
@@ -55,7 +63,7 @@ func requestSums(t *testing.T, path string) (in, out, cr, cw int64, cost float64
 		t.Fatal(err)
 	}
 	for _, m := range msgs {
-		if m.Say != "api_req_started" {
+		if m.Say != "api_req_started" && m.Say != "deleted_api_reqs" && m.Say != "subagent_usage" {
 			continue
 		}
 		var r struct {
@@ -78,7 +86,9 @@ func requestSums(t *testing.T, path string) (in, out, cr, cw int64, cost float64
 // records (tokensIn is input, or input and cache where apiProtocol is
 // openai; cacheReads and cacheWrites the cache,
 // tokensOut output, cost the native cost), one usage event per request
-// that spent something, each the message id of one assistant message.
+// that spent something, each the message id of one assistant message,
+// and of its deleted_api_reqs and subagent_usage records (scope run, no
+// request's).
 func TestTaskUsage(t *testing.T) {
 	for _, dir := range taskFolders(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
@@ -93,7 +103,11 @@ func TestTaskUsage(t *testing.T) {
 				if ev.Kind != agt.KindUsage {
 					continue
 				}
-				if ids[ev.MessageID] || ev.MessageID == "" {
+				if ev.Usage.Scope == agt.ScopeRun {
+					if ev.Meta == nil || (ev.Meta.Subtype != "deleted_api_reqs" && ev.Meta.Subtype != "subagent_usage") {
+						t.Errorf("%s: run-scope usage of a request", ev.Src.Ptr)
+					}
+				} else if ids[ev.MessageID] || ev.MessageID == "" {
 					t.Errorf("usage of message %q twice or without id", ev.MessageID)
 				}
 				ids[ev.MessageID] = true

@@ -39,7 +39,8 @@ var says = map[string]uiHandler{
 	"mcp_server_request_started": (*taskParser).meta,
 	"shell_integration_warning":  (*taskParser).meta,
 	"info":                       (*taskParser).meta,
-	"deleted_api_reqs":           (*taskParser).meta,
+	"deleted_api_reqs":           (*taskParser).spent,
+	"subagent_usage":             (*taskParser).spent,
 	"condense_context":           (*taskParser).meta,
 	"condense_context_error":     (*taskParser).error,
 	"codebase_search_result":     (*taskParser).meta,
@@ -136,6 +137,29 @@ func (p *taskParser) request(em *agt.Emitter, m *uiMessage) {
 		}
 		em.Emit(agt.Event{Kind: agt.KindMeta, TS: millis(m.TS), Meta: &agt.Meta{Type: "cancelled", Outcome: &agt.Outcome{Status: o, Reason: reason}}}, "", "cancel")
 	}
+}
+
+// spent is usage the panel sums beside its requests' (Cline's
+// getApiMetrics): deleted_api_reqs, what the requests the user deleted
+// had spent; subagent_usage, what the subagents of a use_subagents call
+// spent. The text is JSON in the shape of a request's; the usage is of
+// scope run, no request's. Nothing spent is a meta event.
+func (p *taskParser) spent(em *agt.Emitter, m *uiMessage) {
+	var r apiRequest
+	if err := agt.Decode([]byte(m.text()), &r); err != nil {
+		em.Errorf("%s: %v", m.Say, err)
+		if !agt.IsFieldError(err) {
+			p.meta(em, m)
+			return
+		}
+	}
+	u := r.usage()
+	if u == nil {
+		p.meta(em, m)
+		return
+	}
+	u.Scope = agt.ScopeRun
+	em.Emit(agt.Event{TS: millis(m.TS), Kind: agt.KindUsage, Model: p.model(m), Usage: u, Meta: &agt.Meta{Type: m.Type, Subtype: m.Say}}, "", "ui")
 }
 
 // cancelled maps a request's cancelReason to the outcome it says.

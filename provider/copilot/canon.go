@@ -64,6 +64,22 @@ var toolRows = []canon.Row{
 	{Provider: "copilot", Native: "ask_user", Name: "AskUserQuestion"},
 	{Provider: "copilot", Native: "report_intent", Name: "report_intent", Kind: canon.KindThink},
 	{Provider: "copilot", Native: "task_complete", Name: "task_complete", Kind: canon.KindOther},
+	// Copilot Chat in VS Code (vscode.go), by the names the model calls:
+	// a call read from a chat session renders back as it was, the CLI's
+	// tools stay the defaults
+	{Provider: "copilot", Native: "read_file", Name: "Read", Fields: "filePath=file_path", Out: "-"},
+	{Provider: "copilot", Native: "create_file", Name: "Write", Fields: "filePath=file_path", Out: "-"},
+	{Provider: "copilot", Native: "replace_string_in_file", Name: "Edit", Fields: "filePath=file_path oldString=old_string newString=new_string", Out: "-"},
+	{Provider: "copilot", Native: "insert_edit_into_file", Name: "insert_edit_into_file", Kind: canon.KindWrite, Out: "-"},
+	{Provider: "copilot", Native: "multi_replace_string_in_file", Name: "multi_replace_string_in_file", Kind: canon.KindWrite, Out: "-"},
+	{Provider: "copilot", Native: "run_in_terminal", Name: "Bash", Conv: "shell", Out: "-"},
+	{Provider: "copilot", Native: "grep_search", Name: "Grep", Fields: "query=pattern includePattern=glob", Out: "-"},
+	{Provider: "copilot", Native: "file_search", Name: "Glob", Fields: "query=pattern", Out: "-"},
+	{Provider: "copilot", Native: "list_dir", Name: "LS", Out: "-"},
+	{Provider: "copilot", Native: "semantic_search", Name: "semantic_search", Kind: canon.KindSearch, Out: "-"},
+	{Provider: "copilot", Native: "get_errors", Name: "get_errors", Kind: canon.KindRead, Out: "-"},
+	{Provider: "copilot", Native: "fetch_webpage", Name: "fetch_webpage", Kind: canon.KindFetch, Out: "-"},
+	{Provider: "copilot", Native: "manage_todo_list", Name: "manage_todo_list", Kind: canon.KindPlan, Out: "-"},
 }
 
 // mcpStyles are the ways Copilot CLI names an MCP server's tool, tried in

@@ -37,7 +37,7 @@ func write(t *testing.T, name string, lines ...string) string {
 // TestGolden parses real session logs, a legacy document and a generated
 // live output, and compares the events with reviewed golden files.
 func TestGolden(t *testing.T) {
-	providertest.GoldenFiles(t, "copilot", true, "*.json", "*.jsonl", "live/*.jsonl")
+	providertest.GoldenFiles(t, "copilot", true, "*.json", "*.jsonl", "live/*.jsonl", "vscode/*.json", "vscode/*.jsonl")
 }
 
 // head is what detection sees of a file, read as the pipeline reads it.
@@ -64,7 +64,8 @@ func head(t *testing.T, path string) agt.Head {
 }
 
 // TestSniffCorpus: every corpus file of copilot is recognised with its
-// format, and no other file of the corpus is claimed.
+// format (the VS Code chat session among the other agents' files too), and
+// no other file of the corpus is claimed.
 func TestSniffCorpus(t *testing.T) {
 	dir := providertest.CorpusDir(t)
 	var files []string
@@ -86,6 +87,8 @@ func TestSniffCorpus(t *testing.T) {
 			want = copilot.FormatSession
 		case strings.HasPrefix(rel, "live/copilot-json/"):
 			want = copilot.FormatJSON
+		case rel == filepath.FromSlash("other/splitrail__vscode-copilot-chat-session.json"): // VS Code's Copilot Chat
+			want = copilot.FormatVSCode
 		}
 		if got != want {
 			t.Errorf("%s: sniffed %q, want %q", rel, got, want)
@@ -114,7 +117,11 @@ func TestSniff(t *testing.T) {
 		{"codex exec", `{"type":"thread.started","thread_id":"t"}` + "\n" + `{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"hi"}}`, "", false},
 		{"gemini stream", `{"type":"init","timestamp":"t","session_id":"s","model":"m"}`, "", false},
 		{"gemini document", "{\n  \"sessionId\": \"s\",\n  \"projectHash\": \"h\",\n  \"startTime\": \"t\",\n  \"messages\": []\n}\n", "", true},
-		{"vscode chat", "{\n  \"version\": 3,\n  \"sessionId\": \"s\",\n  \"requests\": []\n}\n", "", true},
+		{"vscode chat", "{\n  \"version\": 3,\n  \"sessionId\": \"s\",\n  \"requests\": []\n}\n", copilot.FormatVSCode, true},
+		{"vscode chat on one line", `{"version":3,"responderUsername":"GitHub Copilot","requests":[]}`, copilot.FormatVSCode, false},
+		{"vscode chat log", `{"kind":0,"v":{"version":3,"sessionId":"s","requests":[]}}` + "\n" + `{"kind":1,"k":["customTitle"],"v":"t"}`, copilot.FormatVSCodeLog, false},
+		{"versioned requests of another tool", `{"version":3,"requests":[]}`, "", false},
+		{"a log line of another model", `{"kind":0,"v":{"items":[]}}`, "", false},
 		{"dotted type without data", `{"type":"turn.completed","usage":{"input_tokens":1}}`, "", false},
 	}
 	for _, c := range cases {
@@ -253,5 +260,97 @@ func TestCorpusUsageTime(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no usage event in the corpus's session logs")
+	}
+}
+
+// vscodeSamples are the real VS Code chat sessions of testdata: a session
+// document and the change logs of two sessions.
+var vscodeSamples = []string{"gitai__copilot_session_simple.json", "gitai__copilot_session_simple.jsonl", "gitai__copilot_session_multiline.jsonl"}
+
+// TestVSCode: a VS Code chat session (document or change log) is one
+// session named by its sessionId; every request has events pointing at it
+// (its prompt first), every model call of its tool-call rounds is an
+// assistant message with its calls, each result is linked to its call and
+// is the text of VS Code's prompt tree, the model has no vendor prefix,
+// every line of a log is accounted for, and no usage is made up. The
+// document and the log of the same session give the same conversation.
+func TestVSCode(t *testing.T) {
+	conv := map[string]string{}
+	for _, name := range vscodeSamples {
+		t.Run(name, func(t *testing.T) {
+			path := providertest.Testdata(t, "copilot", "vscode", name)
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := 0
+			if strings.HasSuffix(name, ".jsonl") {
+				lines = strings.Count(strings.TrimSpace(string(b)), "\n") + 1
+			}
+			seenLines := map[int64]bool{}
+			var kinds []string
+			for _, ev := range providertest.Events(t, providertest.ParseClean(t, provider.Config{}, path)) {
+				seenLines[ev.Src.Line] = true
+				switch ev.Kind {
+				case agt.KindUsage:
+					t.Errorf("usage made up: %s", ev.Src.Ptr)
+				case agt.KindToolResult:
+					if ev.Result.Call == "" || len(ev.Result.Output) < 3 || strings.Contains(string(ev.Result.Output), `"node"`) {
+						t.Errorf("result %s: call %q output %.80s", ev.Result.ID, ev.Result.Call, ev.Result.Output)
+					}
+				case agt.KindAssistant, agt.KindToolCall:
+					if ev.MessageID == "" || ev.Model == "" || strings.HasPrefix(ev.Model, "copilot/") {
+						t.Errorf("%s %s: message %q model %q", ev.Kind, ev.Src.Ptr, ev.MessageID, ev.Model)
+					}
+				}
+				if ev.Kind != agt.KindMeta {
+					kinds = append(kinds, ev.Kind)
+					if !strings.HasPrefix(ev.Src.Ptr, "/requests/") {
+						t.Errorf("%s at %q", ev.Kind, ev.Src.Ptr)
+					}
+				}
+			}
+			for l := 1; l <= lines; l++ {
+				if !seenLines[int64(l)] {
+					t.Errorf("line %d has no event", l)
+				}
+			}
+			if len(kinds) == 0 || kinds[0] != agt.KindUser {
+				t.Errorf("kinds %v", kinds)
+			}
+			conv[name] = strings.Join(kinds, " ")
+		})
+	}
+	if conv[vscodeSamples[0]] != conv[vscodeSamples[1]] {
+		t.Errorf("the document and the log of one session differ:\n%s\n%s", conv[vscodeSamples[0]], conv[vscodeSamples[1]])
+	}
+}
+
+// TestVSCodeTools: the tools VS Code's model calls are canonical, and
+// --to copilot renders them back as they were.
+func TestVSCodeTools(t *testing.T) {
+	want := map[string]string{"read_file": "Read", "replace_string_in_file": "Edit", "grep_search": "Grep", "insert_edit_into_file": "insert_edit_into_file"}
+	seen := map[string]bool{}
+	for _, name := range vscodeSamples {
+		for _, ev := range providertest.Events(t, providertest.ParseClean(t, provider.Config{}, providertest.Testdata(t, "copilot", "vscode", name))) {
+			if ev.Kind != agt.KindToolCall {
+				continue
+			}
+			native := ev.Tool.NativeName
+			(&provider.Normalizer{}).Event(&ev)
+			if ev.Tool.Name != want[native] {
+				t.Errorf("%s: %s, want %s", native, ev.Tool.Name, want[native])
+			}
+			(&provider.Normalizer{To: "copilot"}).Event(&ev)
+			if ev.Tool.Name != native {
+				t.Errorf("%s rendered for copilot as %s", native, ev.Tool.Name)
+			}
+			seen[native] = true
+		}
+	}
+	for n := range want {
+		if !seen[n] {
+			t.Errorf("no %s call in the samples", n)
+		}
 	}
 }

@@ -14,11 +14,18 @@ import (
 //     timestamp}) that start with session.start or session.resume, or
 //     that show neither sign of the live stream;
 //   - copilot-json: the same lines with ephemeral events, or the live
-//     stream's result line ({type:"result", sessionId, exitCode}).
+//     stream's result line ({type:"result", sessionId, exitCode});
+//   - copilot-vscode: a VS Code chat session document (version, requests,
+//     and responderUsername, initialLocation or sessionId);
+//   - copilot-vscode-log: a log of one, its first line {kind: 0, v: the
+//     session}.
 func (Provider) Sniff(head agt.Head) string {
 	if head.Doc != nil {
 		if isLegacy(head.Doc) {
 			return FormatLegacy
+		}
+		if isVSSession(head.Doc) {
+			return FormatVSCode
 		}
 		return ""
 	}
@@ -27,6 +34,12 @@ func (Provider) Sniff(head agt.Head) string {
 	}
 	if isLegacy(head.Lines[0]) {
 		return FormatLegacy
+	}
+	if isVSLog(head.Lines[0]) {
+		return FormatVSCodeLog
+	}
+	if len(head.Lines) == 1 && isVSSession(head.Lines[0]) {
+		return FormatVSCode
 	}
 	start, live, event := signs(head.Lines)
 	switch {

@@ -1,4 +1,5 @@
-// Package copilot reads the logs of GitHub Copilot CLI.
+// Package copilot reads the logs of GitHub Copilot CLI, and the chat
+// sessions of Copilot Chat in VS Code (vscode.go).
 //
 // Formats:
 //   - copilot-session: ~/.copilot/session-state/<id>/events.jsonl (and the
@@ -9,6 +10,9 @@
 //     and a last {type:"result", sessionId, exitCode, usage} line.
 //   - copilot-legacy: ~/.copilot/history-session-state/*.json, one document
 //     {sessionId, startTime, chatMessages, timeline} (see legacy.go).
+//   - copilot-vscode, copilot-vscode-log: VS Code's chat sessions
+//     (workspaceStorage/<hash>/chatSessions/<id>.json, and the change log
+//     <id>.jsonl that replaced it), see vscode.go.
 //
 // Events. The session is session.start's sessionId, else the result line's
 // or a hook's input.sessionId. In copilot-session, records seen before it
@@ -89,6 +93,10 @@ const (
 	FormatSession = "copilot-session"
 	FormatJSON    = "copilot-json"
 	FormatLegacy  = "copilot-legacy"
+	// Copilot Chat in VS Code (vscode.go): a chat session document, and
+	// the log of changes VS Code keeps of one
+	FormatVSCode    = "copilot-vscode"
+	FormatVSCodeLog = "copilot-vscode-log"
 )
 
 // Provider is the copilot provider.
@@ -104,12 +112,17 @@ func (Provider) Agent() agt.Agent {
 }
 
 // Formats lists the formats read; copilot-session is the default.
-func (Provider) Formats() []string { return []string{FormatSession, FormatJSON, FormatLegacy} }
+func (Provider) Formats() []string {
+	return []string{FormatSession, FormatJSON, FormatLegacy, FormatVSCode, FormatVSCodeLog}
+}
 
 // NewParser returns a parser for one input in format.
 func (Provider) NewParser(format string, _ agt.Options) agt.Parser {
 	if format == FormatLegacy {
 		return legacyParser{}
+	}
+	if format == FormatVSCode || format == FormatVSCodeLog {
+		return &vsParser{log: format == FormatVSCodeLog}
 	}
 	p := newSessionParser()
 	p.live = format == FormatJSON

@@ -1,6 +1,7 @@
 package goose_test
 
 import (
+	"math"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -70,6 +71,68 @@ func TestUsage(t *testing.T) {
 	for s, w := range want {
 		if got[s] != w {
 			t.Errorf("%s: %v, want %v", s, got[s], w)
+		}
+	}
+}
+
+// TestLedger: a database with a usage ledger (schema 15 on) gives one
+// usage event per ledger row (scope call; a carried_forward catch-up,
+// scope run), input without the cache reads and writes Goose counts in
+// it, and a run-scope remainder where the session's accumulated columns
+// exceed its rows; each session's tokens and cost then equal Goose's own
+// totals, the larger of the two per column (get_session_usage_totals).
+func TestLedger(t *testing.T) {
+	path := providertest.Testdata(t, "goose", "sessions-ledger.db")
+	db, err := sqlitero.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	type totals struct {
+		in, cr, cw, out, calls int64
+		cost                   float64
+	}
+	want := map[string]totals{}
+	if err := sqlitero.Each(db.DB, `SELECT s.id,
+		max(s.accumulated_input_tokens, sum(u.input_tokens)) AS i, max(s.accumulated_output_tokens, sum(u.output_tokens)) AS o,
+		max(s.accumulated_cache_read_tokens, sum(u.cache_read_tokens)) AS cr, max(s.accumulated_cache_write_tokens, sum(u.cache_write_tokens)) AS cw,
+		max(s.accumulated_cost, sum(u.cost)) AS c, count(u.id) - count(u.cost_source = 'carried_forward' OR NULL) AS calls
+		FROM sessions s LEFT JOIN usage_ledger u ON u.session_id = s.id GROUP BY s.id`, nil, func(r map[string]any) error {
+		want[r["id"].(string)] = totals{in: r["i"].(int64), cr: r["cr"].(int64), cw: r["cw"].(int64), out: r["o"].(int64), calls: r["calls"].(int64), cost: r["c"].(float64)}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]totals{}
+	for _, ev := range providertest.Events(t, providertest.ParseClean(t, provider.Config{}, path)) {
+		if ev.Kind != agt.KindUsage {
+			continue
+		}
+		u, g := ev.Usage, got[ev.NativeSession]
+		g.in += u.Input + u.CacheRead + u.CacheWrite
+		g.cr, g.cw, g.out = g.cr+u.CacheRead, g.cw+u.CacheWrite, g.out+u.Output
+		if u.NativeCostUSD != nil {
+			g.cost += *u.NativeCostUSD
+		}
+		if u.Scope == agt.ScopeCall {
+			g.calls++
+			if ev.Model == "" {
+				t.Errorf("%s: a call's usage without its model", ev.Src.Ptr)
+			}
+		}
+		got[ev.NativeSession] = g
+	}
+	if len(got) != len(want) {
+		t.Fatalf("usage of %v, want %v", got, want)
+	}
+	for s, w := range want {
+		g := got[s]
+		if math.Abs(g.cost-w.cost) > 1e-9 {
+			t.Errorf("%s: cost %g, want %g", s, g.cost, w.cost)
+		}
+		g.cost = w.cost
+		if g != w {
+			t.Errorf("%s: %+v, want %+v", s, g, w)
 		}
 	}
 }

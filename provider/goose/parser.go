@@ -18,8 +18,9 @@ type parser struct {
 
 // rowLine is one row line of a database.
 type rowLine struct {
-	Goose string  `json:"goose"`
-	Row   agt.Raw `json:"row"`
+	Goose  string  `json:"goose"`
+	Row    agt.Raw `json:"row"`
+	Ledger agt.Raw `json:"ledger"`
 }
 
 // session is a sessions row, or a session file's metadata line.
@@ -38,6 +39,8 @@ type session struct {
 	AccTotalTokens  *agt.Count `json:"accumulated_total_tokens"`
 	AccInputTokens  *agt.Count `json:"accumulated_input_tokens"`
 	AccOutputTokens *agt.Count `json:"accumulated_output_tokens"`
+	AccCacheRead    *agt.Count `json:"accumulated_cache_read_tokens"`
+	AccCacheWrite   *agt.Count `json:"accumulated_cache_write_tokens"`
 	AccCost         *float64   `json:"accumulated_cost"`
 	ProviderName    *string    `json:"provider_name"`
 	ModelConfig     *string    `json:"model_config_json"`
@@ -45,6 +48,25 @@ type session struct {
 	ScheduleID      *string    `json:"schedule_id"`
 	GooseMode       string     `json:"goose_mode"`
 	ProjectID       *string    `json:"project_id"`
+
+	ledger *ledger // the sums of its ledger rows, nil without a ledger
+}
+
+// ledger is a usage_ledger row (one model call, or a catch-up of what the
+// session spent before its ledger began: cost_source carried_forward), or
+// the sums of a session's rows.
+type ledger struct {
+	ID         agt.Raw    `json:"id"`
+	Rows       int64      `json:"rows"`
+	Created    *int64     `json:"created_timestamp"`
+	Model      *string    `json:"model"`
+	Input      *agt.Count `json:"input_tokens"`
+	Output     *agt.Count `json:"output_tokens"`
+	CacheRead  *agt.Count `json:"cache_read_tokens"`
+	CacheWrite *agt.Count `json:"cache_write_tokens"`
+	Cost       *float64   `json:"cost"`
+	CostSource *string    `json:"cost_source"`
+	Compaction *int64     `json:"is_compaction"`
 }
 
 // message is a messages row, or a message line of a session file.
@@ -106,7 +128,16 @@ func (p *parser) Decode(b []byte) (any, error) {
 	switch l.Goose {
 	case "session":
 		s := &session{}
+		if len(l.Ledger) > 0 {
+			s.ledger = &ledger{}
+			if err := agt.Decode(l.Ledger, s.ledger); err != nil {
+				return nil, err
+			}
+		}
 		return s, agt.Decode(l.Row, s)
+	case "usage":
+		u := &ledger{}
+		return u, agt.Decode(l.Row, u)
 	case "message":
 		m := &message{}
 		return m, agt.Decode(l.Row, m)
@@ -140,6 +171,9 @@ func (p *parser) Apply(em *agt.Emitter, v any) {
 			}
 		}
 		p.message(em, r)
+	case *ledger:
+		em.SetSrc(agt.Src{Path: em.Src().Path, Ptr: "/usage_ledger/" + escape(string(r.ID))}, em.Line())
+		em.Emit(agt.Event{TS: unix(r.Created), Kind: agt.KindUsage, Model: str(r.Model), Usage: r.usage()}, "", "usage")
 	default:
 		em.Unknown("", "", "row")
 	}
@@ -179,24 +213,72 @@ func (p *parser) session(em *agt.Emitter, s *session) {
 	}
 }
 
-// usage is the session's totals (scope run): the accumulated columns, or
-// the plain ones where a database or file has none; nil when the session
-// spent nothing.
+// usage is what the session spent beyond its ledger rows (scope run):
+// the accumulated columns (the plain ones where a database or file has
+// none), less the sums of its ledger rows where it has some, as Goose
+// takes the larger of the two for its totals; nil when nothing is left.
 func (s *session) usage() *agt.Usage {
 	in, out := s.AccInputTokens, s.AccOutputTokens
 	if in == nil && out == nil {
 		in, out = s.InputTokens, s.OutputTokens
 	}
-	u := &agt.Usage{Scope: agt.ScopeRun, Input: count(in), Output: count(out)}
-	u.Sum()
-	if s.AccCost != nil {
-		c := *s.AccCost
-		u.NativeCostUSD = &c
+	t := ledger{Input: in, Output: out, CacheRead: s.AccCacheRead, CacheWrite: s.AccCacheWrite, Cost: s.AccCost}
+	u := t.usage()
+	u.Scope = agt.ScopeRun
+	if l := s.ledger; l != nil && l.Rows > 0 {
+		spent := l.usage()
+		left := func(acc, sum int64) int64 {
+			if agt.BadFigure(acc) || agt.BadFigure(sum) {
+				return min(acc, sum) // a bad count stays bad: the usage is refused
+			}
+			return max(acc-sum, 0)
+		}
+		u.Input = left(u.Input, spent.Input)
+		u.Output = left(u.Output, spent.Output)
+		u.CacheRead = left(u.CacheRead, spent.CacheRead)
+		u.CacheWrite = left(u.CacheWrite, spent.CacheWrite)
+		u.Sum()
+		if u.NativeCostUSD != nil {
+			c := *u.NativeCostUSD
+			if spent.NativeCostUSD != nil {
+				c -= *spent.NativeCostUSD
+			}
+			u.NativeCostUSD = nil
+			if c > 1e-9 {
+				u.NativeCostUSD = &c
+			}
+		}
 	}
 	if u.Total == 0 && u.NativeCostUSD == nil {
 		return nil
 	}
 	return u
+}
+
+// usage is a ledger row's usage: a call's (scope call), or a catch-up's
+// (scope run). Goose's input counts the whole prompt, the cache reads and
+// writes in it (its readers add them for Anthropic; OpenAI's prompt
+// tokens hold them): agt's input is what is left.
+func (l *ledger) usage() *agt.Usage {
+	u := &agt.Usage{Scope: agt.ScopeCall, CacheRead: count(l.CacheRead), CacheWrite: count(l.CacheWrite), Output: count(l.Output)}
+	if l.CostSource != nil && *l.CostSource == "carried_forward" {
+		u.Scope = agt.ScopeRun
+	}
+	u.Input = agt.Uncached(cnt(l.Input), cnt(l.CacheRead), cnt(l.CacheWrite))
+	u.Sum()
+	if l.Cost != nil {
+		c := *l.Cost
+		u.NativeCostUSD = &c
+	}
+	return u
+}
+
+// cnt is a column's count, 0 when it is NULL.
+func cnt(c *agt.Count) agt.Count {
+	if c == nil {
+		return 0
+	}
+	return *c
 }
 
 func count(c *agt.Count) int64 {

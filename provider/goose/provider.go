@@ -13,10 +13,15 @@
 //     messages(id, message_id, session_id, role user|assistant, content_json, created_timestamp (Unix seconds),
 //     timestamp, tokens, metadata_json {userVisible, agentVisible})
 //
+//     usage_ledger(id, session_id, created_timestamp, model, input_tokens, output_tokens,
+//     total_tokens, cache_read_tokens, cache_write_tokens, cost, cost_source, is_compaction) (schema 15 on)
+//
 //     Claim makes such a database one input: its rows as JSON lines
-//     ({"goose":"session"|"message","row":{column: value}}), each session
-//     followed by its messages in the order they were written; events name
-//     their row in src ({database, "/sessions/<id>" or "/messages/<id>"}).
+//     ({"goose":"session"|"message"|"usage","row":{column: value}}, a
+//     session's line with "ledger": the sums of its ledger rows), each
+//     session followed by its messages in the order they were written and
+//     its ledger rows; events name their row in src ({database,
+//     "/sessions/<id>", "/messages/<id>" or "/usage_ledger/<id>"}).
 //
 //   - goose-jsonl: the session files of earlier versions
 //     (~/.local/share/goose/sessions/<id>.jsonl, earlier ~/.config/goose/sessions/):
@@ -45,13 +50,22 @@
 // extension__tool is an MCP server's tool (Goose's extensions are MCP
 // servers): mcp__extension__tool.
 //
-// Usage: Goose stores token counts per session, not per message: the
-// accumulated_* columns are the session's totals (input, output, and the
-// cost when the provider priced it), the plain input/output/total columns
-// the last call's. A session gives one usage event of scope run with the
-// accumulated totals (the plain columns when a database predates them);
-// the other columns stay in the session's meta event. Goose does not tell
-// cache reads and writes apart from input.
+// Usage: Goose 1.3x (schema 15 on) writes a usage_ledger row per model
+// call (session_id, created_timestamp, model, input_tokens,
+// output_tokens, total_tokens, cache_read_tokens, cache_write_tokens,
+// cost, cost_source, is_compaction); each becomes a usage event of scope
+// call with the row's model, placed before the first message written
+// after it (src {database, "/usage_ledger/<id>"}). A row of cost_source
+// carried_forward is the catch-up Goose writes for what a session spent
+// before its ledger began: scope run. Goose's input_tokens counts the
+// whole prompt, cache reads and writes in it: agt's input is what is left.
+// Goose's totals are, column by column, the larger of the accumulated_*
+// columns (input, output, cache reads and writes, and the cost when the
+// provider priced it) and the sums of the ledger rows; what the
+// accumulated columns hold beyond the rows (all of it in a database
+// without a ledger, or a session file) is one usage event of scope run.
+// The plain input/output/total columns are the last call's and stay in
+// the session's meta event.
 package goose
 
 import (

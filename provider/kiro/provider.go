@@ -1,6 +1,9 @@
 // Package kiro reads Kiro CLI (the successor of Amazon Q Developer CLI):
-// the session logs of its KAS engine (kas.go), and those of its V2 agent
-// engine, `<session_id>.jsonl` beside
+// the session logs of its KAS engine (kas.go), the conversations of its
+// legacy chat, which Amazon Q Developer CLI wrote too (format
+// kiro-conversation, conversation.go: a ConversationState document, as
+// /save writes it; format kiro-db, db.go: the data.sqlite3 that holds
+// them), and the session logs of its V2 agent engine, `<session_id>.jsonl` beside
 // `<session_id>.json` in ~/.kiro/sessions/cli/. Each line is a versioned
 // log entry, {"version":"v1","kind":K,"data":{…}}, as the CLI's event log
 // writes it (kinds Prompt, AssistantMessage, ToolResults, Compaction,
@@ -29,12 +32,19 @@
 //     read, so that no usage is made up: there are no usage events.
 package kiro
 
-import "github.com/agt-project/agt"
+import (
+	"io"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/stage"
+)
 
 // Formats read by this package.
 const (
 	FormatSession = "kiro-session"
-	FormatKAS     = "kiro-kas" // the KAS engine's log, kas.go
+	FormatKAS     = "kiro-kas"          // the KAS engine's log, kas.go
+	FormatConv    = "kiro-conversation" // the legacy chat's conversation, conversation.go
+	FormatDB      = "kiro-db"           // the legacy chat's database, db.go
 )
 
 // Provider is the Kiro CLI provider.
@@ -49,12 +59,27 @@ func (Provider) Agent() agt.Agent {
 }
 
 // Formats lists the formats of Kiro CLI.
-func (Provider) Formats() []string { return []string{FormatSession, FormatKAS} }
+func (Provider) Formats() []string { return []string{FormatSession, FormatKAS, FormatConv, FormatDB} }
 
 // NewParser returns a parser for one unit.
-func (Provider) NewParser(format string, _ agt.Options) agt.Parser {
+func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
+	if format == FormatConv {
+		return &convParser{raw: opts.Raw}
+	}
+	if format == FormatDB {
+		return &dbParser{conv: convParser{raw: opts.Raw}}
+	}
 	if format == FormatKAS {
 		return &kasParser{calls: map[string]string{}}
 	}
 	return &parser{calls: map[string]string{}}
+}
+
+// Claim makes the legacy chat's database one input: a line per
+// conversation (db.go).
+func (Provider) Claim(path string, isDir bool) (stage.Input, bool) {
+	if isDir || !isKiroDB(path) {
+		return stage.Input{}, false
+	}
+	return stage.Input{Path: path, Open: func() (io.ReadCloser, error) { return openRows(path) }}, true
 }

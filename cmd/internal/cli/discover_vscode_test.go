@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agt-project/agt/provider/providertest"
+)
+
+// TestDiscoverVSCodeChat finds the chat sessions of Copilot Chat in VS
+// Code (chatSessions/ of a workspace's storage, on Linux and macOS, and
+// the empty window's) in a fake home, and agt-transcript --discover reads
+// them.
+func TestDiscoverVSCodeChat(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		".config/Code/User/workspaceStorage/1a2b/chatSessions/s1.json":                                    "gitai__copilot_session_simple.json",
+		"Library/Application Support/Code - Insiders/User/globalStorage/emptyWindowChatSessions/s2.jsonl": "gitai__copilot_session_multiline.jsonl",
+	}
+	for to, from := range files {
+		b, err := os.ReadFile(providertest.Testdata(t, "copilot", "vscode", from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Dir(filepath.Join(root, to)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, to), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got, names []string
+	for _, f := range discover(func(string) string { return "" }, root) {
+		rel, _ := filepath.Rel(root, f.path)
+		got, names = append(got, filepath.ToSlash(rel)), append(names, f.provider)
+	}
+	want := []string{".config/Code/User/workspaceStorage/1a2b/chatSessions", "Library/Application Support/Code - Insiders/User/globalStorage/emptyWindowChatSessions"}
+	if !slices.Equal(got, want) || strings.Join(names, " ") != "copilot copilot" {
+		t.Errorf("got %q %q\nwant %q", got, names, want)
+	}
+	t.Setenv("HOME", root)
+	for _, v := range agentVars {
+		t.Setenv(v, "")
+	}
+	t.Setenv("APPDATA", "")
+	t.Setenv("XDG_CONFIG_HOME", "")
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	if code := Run(context.Background(), Transcript(IO{In: strings.NewReader(""), Out: &stdout, Err: &stderr}), []string{"agt-transcript", "--discover", "-o", out}); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if m, _ := filepath.Glob(filepath.Join(out, "copilot", "*.transcript.jsonl")); len(m) != 2 {
+		t.Errorf("copilot transcripts %v; stderr %s", m, stderr.String())
+	}
+}

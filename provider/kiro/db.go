@@ -1,0 +1,137 @@
+package kiro
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/internal/sqlitero"
+)
+
+// The legacy chat's database, data.sqlite3 in the CLI's data folder
+// (kiro-cli, earlier amazon-q, in the platform's local data folder): its
+// conversations in conversations_v2(key the working folder,
+// conversation_id, value the ConversationState as JSON text, created_at,
+// updated_at in Unix milliseconds), earlier one a folder in
+// conversations(key, value), which the CLI copied into conversations_v2
+// when it made it. Claim makes such a database one input (format kiro-db):
+// a line per conversation, {"kiro":"conversation","table":…,"key":…,
+// "conversation_id":…,"created_at":…,"updated_at":…,"value":{…}}, from
+// conversations_v2 where it is, else from conversations; each is read as
+// a document (conversation.go), its events pointing at
+// /<table>/<conversation_id>/history/N.
+
+// errForeign is the error of a SQLite database that is not the CLI's.
+var errForeign = errors.New("not a Kiro CLI database (no conversations table)")
+
+// isKiroDB tells whether path is a regular file holding a SQLite database
+// with the CLI's conversations.
+func isKiroDB(path string) bool { return sqlitero.Holds(path, openDB) }
+
+// openDB opens the database at path if it has a conversations table.
+func openDB(path string) (*sqlitero.DB, error) {
+	return sqlitero.OpenIf(path, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND
+		((name = 'conversations_v2' AND sql LIKE '%conversation_id%') OR (name = 'conversations' AND sql LIKE '%value%'))`, 1, errForeign)
+}
+
+// openRows streams the conversations of the database at path as lines.
+func openRows(path string) (io.ReadCloser, error) { return sqlitero.Stream(path, openDB, writeRows) }
+
+// convRow is one conversation line of a database.
+type convRow struct {
+	Kiro    string  `json:"kiro"`
+	Table   string  `json:"table"`
+	Key     string  `json:"key"`
+	ID      string  `json:"conversation_id,omitempty"`
+	Created int64   `json:"created_at,omitempty"`
+	Updated int64   `json:"updated_at,omitempty"`
+	Value   agt.Raw `json:"value"`
+}
+
+// writeRows writes a line per conversation, the latest updated last.
+func writeRows(db *sqlitero.DB, w io.Writer) error {
+	table, q := "conversations_v2", `SELECT key, conversation_id, value, created_at, updated_at FROM conversations_v2 ORDER BY updated_at, created_at, conversation_id`
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'conversations_v2'`).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		table, q = "conversations", `SELECT key, value FROM conversations ORDER BY key`
+	}
+	return sqlitero.Each(db.DB, q, nil, func(r map[string]any) error {
+		row := convRow{Kiro: "conversation", Table: table}
+		row.Key, _ = r["key"].(string)
+		row.ID, _ = r["conversation_id"].(string)
+		row.Created, _ = r["created_at"].(int64)
+		row.Updated, _ = r["updated_at"].(int64)
+		v, _ := r["value"].(string)
+		row.Value = agt.Raw(v)
+		if agt.Valid(row.Value) {
+			row.Value = agt.Compact(row.Value) // one line, whatever the CLI wrote
+		} else {
+			row.Value = agt.Marshal(v) // kept as text: the parser reports it
+		}
+		_, err := w.Write(append(agt.Marshal(row), '\n'))
+		return err
+	})
+}
+
+// dbParser reads the conversation lines of a database.
+type dbParser struct{ conv convParser }
+
+// Decode reads a line and the conversation it holds.
+func (p *dbParser) Decode(line []byte) (any, error) {
+	row := &convRow{}
+	if err := agt.Decode(line, row); err != nil {
+		return nil, err
+	}
+	if len(row.Value) == 0 || row.Value[0] != '{' {
+		return row, errors.New("conversation value is not a JSON object")
+	}
+	v, err := p.conv.Decode(row.Value)
+	if v == nil {
+		return row, err
+	}
+	cv := v.(*convValue)
+	cv.row = row
+	if cv.c.ID == "" {
+		cv.c.ID = row.ID
+	}
+	return cv, err
+}
+
+// Apply emits a conversation's events, pointing into its row.
+func (p *dbParser) Apply(em *agt.Emitter, v any) {
+	cv, ok := v.(*convValue)
+	if !ok {
+		row := v.(*convRow)
+		em.SetSrc(agt.Src{Path: em.Src().Path, Ptr: "/" + row.Table + "/" + escape(row.ID)}, em.Line())
+		if em.Current() == "" {
+			em.Session(em.Fallback())
+		}
+		return // the line is the error event Decode's error made
+	}
+	id := cv.c.ID
+	if id == "" {
+		id = cv.row.Key
+	}
+	em.SetSrc(agt.Src{Path: em.Src().Path, Ptr: "/" + cv.row.Table + "/" + escape(id)}, em.Line())
+	p.conv.Apply(em, cv)
+}
+
+// Finish emits nothing.
+func (*dbParser) Finish(*agt.Emitter) {}
+
+// escape makes an id one JSON pointer token.
+func escape(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// sniffDB recognises the lines Claim makes of a database by their head
+// (agt writes them, kiro first): a line holds a whole conversation, longer
+// than what detection sees of it.
+func sniffDB(line []byte) bool {
+	return bytes.HasPrefix(line, []byte(`{"kiro":"conversation","table":"`))
+}
