@@ -1,0 +1,327 @@
+// Package html writes a consolidated transcript as one self-contained
+// HTML page (agt-transcript --format html), and the index page of an
+// output folder's pages. A page asks for nothing outside itself: its style
+// is inline, allowed by its hash in a Content-Security-Policy that forbids
+// every other source, and the session page has no script; the index's one
+// script (sort and filter) is allowed by its hash. Every text of a log is
+// escaped by html/template or, for the rendered Markdown, diffs and
+// blocks built here, by escape; control characters are shown as their
+// Unicode pictures. Folding is <details>, so the pages work with
+// JavaScript off.
+package html
+
+import (
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"html/template"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/export"
+	"github.com/agt-project/agt/transcript"
+)
+
+// Ext is the ending of a session's page beside its transcript.
+const Ext = ".html"
+
+var (
+	//go:embed page.tmpl
+	pageTmpl string
+	//go:embed style.css
+	style string
+	//go:embed index.js
+	indexJS string
+	//go:embed index.tmpl
+	indexTmpl string
+)
+
+// hash is the CSP source of an inline element's content.
+func hash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'"
+}
+
+// csp is the Content-Security-Policy of a page: nothing from anywhere,
+// but the page's own style and script, by their hashes.
+func csp(script string) string {
+	p := "default-src 'none'; style-src " + hash(style) + "; img-src 'none'; font-src 'none'; connect-src 'none'; media-src 'none'; object-src 'none'; frame-src 'none'; base-uri 'none'; form-action 'none'; script-src "
+	if script == "" {
+		return p + "'none'"
+	}
+	return p + hash(script)
+}
+
+var funcs = template.FuncMap{
+	"count":   count,
+	"dollars": dollars,
+	"date":    date,
+}
+
+// date is an RFC 3339 time's date and minute, as the log wrote it.
+func date(ts string) string {
+	if len(ts) >= 16 && ts[10] == 'T' {
+		return ts[:10] + " " + ts[11:16]
+	}
+	return clean(ts)
+}
+
+var page = template.Must(template.New("page").Funcs(funcs).Parse(pageTmpl))
+
+// foldLines and foldBytes: a result longer than either is folded.
+const (
+	foldLines = 12
+	foldBytes = 1500
+)
+
+// view is what the page template shows of a session.
+type view struct {
+	CSP      string
+	Style    template.CSS
+	Row      template.HTML // the index row, in a comment
+	Title    string
+	Agent    string
+	T        *transcript.Transcript
+	Models   string
+	Duration string
+	Started  string
+	Tokens   usageView
+	Cost     string
+	Native   string
+	Main     convView
+	Orphans  []convView // subagents no tool call of the session started
+}
+
+type convView struct {
+	Stream   string
+	Model    string
+	Outcome  transcript.Outcome
+	Counts   transcript.Counts
+	Cost     string
+	Messages []msgView
+}
+
+type msgView struct {
+	Role      string
+	Kind      string
+	TS        string
+	Model     string
+	Text      template.HTML
+	TextNote  string
+	Reasoning template.HTML
+	Calls     []callView
+	Usage     *usageView
+}
+
+type usageView struct {
+	Input, CacheRead, CacheWrite, Output, Reasoning, Total int64
+	Cost, Running                                          string
+}
+
+type callView struct {
+	ID, Name, Native, Via, Status string
+	IsError                       bool
+	Exit                          string
+	Duration                      string
+	Input                         template.HTML
+	Output                        template.HTML
+	OutSize                       string
+	Open                          bool
+	Subagents                     []convView
+}
+
+// Write writes t as one HTML page.
+func Write(w io.Writer, t *transcript.Transcript) error {
+	v := build(t)
+	return page.Execute(w, v)
+}
+
+func build(t *transcript.Transcript) *view {
+	row := RowOf(t, "")
+	rj, _ := json.Marshal(row) // < > & escaped: no "-->" in the comment
+	v := &view{
+		CSP:    csp(""),
+		Style:  template.CSS(style),
+		Row:    template.HTML("<!-- agt-row " + string(rj) + " -->"),
+		Title:  row.Title,
+		Agent:  export.Agent(t.Provider),
+		T:      t,
+		Models: clean(strings.Join(t.Models, ", ")),
+	}
+	if v.Models == "" {
+		v.Models = clean(t.Model)
+	}
+	if t.DurationMS != nil {
+		v.Duration = (time.Duration(*t.DurationMS) * time.Millisecond).Round(time.Second).String()
+	}
+	v.Started = when(t.StartedAt)
+	v.Tokens = usageOf(&t.Usage)
+	if t.CostUSD != nil {
+		v.Cost = dollars(*t.CostUSD)
+	}
+	if t.NativeCostUSD != nil {
+		v.Native = dollars(*t.NativeCostUSD)
+	}
+	subs := map[string][]*transcript.Subagent{}
+	used := map[int]bool{}
+	calls := map[string]bool{}
+	eachCall(t.Messages, func(c *transcript.ToolCall) { calls[c.ID] = true })
+	for i := range t.Subagents {
+		s := &t.Subagents[i]
+		eachCall(s.Messages, func(c *transcript.ToolCall) { calls[c.ID] = true })
+	}
+	for i := range t.Subagents {
+		s := &t.Subagents[i]
+		if s.ToolCallID != "" && calls[s.ToolCallID] {
+			subs[s.ToolCallID] = append(subs[s.ToolCallID], s)
+			used[i] = true
+		}
+	}
+	convs := export.Convs(t)
+	main := &convs[0]
+	v.Main = conv(main.Stream, main.Model, main.Outcome, t.Counts, main.CostUSD, main.Messages, subs, map[string]bool{})
+	for i := range t.Subagents {
+		if !used[i] {
+			s := &t.Subagents[i]
+			v.Orphans = append(v.Orphans, conv(s.Stream, s.Model, s.Outcome, s.Counts, s.CostUSD, s.Messages, subs, map[string]bool{}))
+		}
+	}
+	return v
+}
+
+func eachCall(ms []transcript.Message, f func(*transcript.ToolCall)) {
+	for i := range ms {
+		for j := range ms[i].ToolCalls {
+			f(&ms[i].ToolCalls[j])
+		}
+	}
+}
+
+// when is an RFC 3339 time as people read it, in UTC.
+func when(ts string) string {
+	if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+		return t.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+	return clean(ts)
+}
+
+func usageOf(u *agt.Usage) usageView {
+	v := usageView{Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Output: u.Output, Reasoning: u.Reasoning, Total: u.Total}
+	if u.CostUSD != nil {
+		v.Cost = dollars(*u.CostUSD)
+	}
+	return v
+}
+
+// conv is a conversation's view; subagents started by its calls are
+// nested under them (seen guards against a subagent that starts itself).
+func conv(stream, model string, o transcript.Outcome, n transcript.Counts, cost *float64, ms []transcript.Message, subs map[string][]*transcript.Subagent, seen map[string]bool) convView {
+	c := convView{Stream: clean(stream), Model: clean(model), Outcome: o, Counts: n, Messages: make([]msgView, 0, len(ms))}
+	if cost != nil {
+		c.Cost = dollars(*cost)
+	}
+	running := 0.0
+	for i := range ms {
+		m := &ms[i]
+		mv := msgView{Role: m.Role, Kind: m.Kind, TS: when(m.TS), Model: clean(m.Model)}
+		if m.TS == "" {
+			mv.TS = ""
+		}
+		if !m.Text.IsNull() {
+			text, note := cut(clean(export.Text(m.Text)))
+			mv.Text, mv.TextNote = Markdown(text), note
+		}
+		if !m.Reasoning.IsNull() {
+			text, _ := cut(clean(export.Text(m.Reasoning)))
+			mv.Reasoning = Markdown(text)
+		}
+		if m.Usage != nil {
+			u := usageOf(m.Usage)
+			if m.Usage.CostUSD != nil {
+				running += *m.Usage.CostUSD
+				u.Running = dollars(running)
+			}
+			mv.Usage = &u
+		}
+		for j := range m.ToolCalls {
+			mv.Calls = append(mv.Calls, call(&m.ToolCalls[j], subs, seen))
+		}
+		c.Messages = append(c.Messages, mv)
+	}
+	return c
+}
+
+func call(tc *transcript.ToolCall, subs map[string][]*transcript.Subagent, seen map[string]bool) callView {
+	c := callView{ID: clean(tc.ID), Name: clean(tc.Name), Native: clean(tc.NativeName), Via: clean(tc.Via), Status: tc.Status, IsError: tc.IsError}
+	if tc.ExitCode != nil {
+		c.Exit = strconv.Itoa(*tc.ExitCode)
+	}
+	if tc.DurationMS != nil {
+		c.Duration = (time.Duration(*tc.DurationMS) * time.Millisecond).String()
+	}
+	c.Input = Input(tc.Name, tc.Input)
+	if !tc.Output.IsNull() {
+		out := Output(tc.Output)
+		c.OutSize = size(int64(len(out)))
+		c.Open = len(out) <= foldBytes && lines(out) <= foldLines
+		c.Output = pre("out", out)
+	}
+	if !seen[tc.ID] {
+		seen[tc.ID] = true
+		for _, s := range subs[tc.ID] {
+			c.Subagents = append(c.Subagents, conv(s.Stream, s.Model, s.Outcome, s.Counts, s.CostUSD, s.Messages, subs, seen))
+		}
+	}
+	return c
+}
+
+// Output is a tool result as text: a string's, the text parts of a list
+// of content parts one after another (any other part as its JSON), any
+// other value as its JSON.
+func Output(raw agt.Raw) string {
+	if raw.IsNull() {
+		return ""
+	}
+	if raw[0] == '[' {
+		var parts []json.RawMessage
+		if json.Unmarshal(raw, &parts) == nil {
+			var b strings.Builder
+			for _, p := range parts {
+				var part struct {
+					Type string  `json:"type"`
+					Text *string `json:"text"`
+				}
+				if json.Unmarshal(p, &part) == nil && part.Text != nil && (part.Type == "text" || part.Type == "") {
+					b.WriteString(*part.Text)
+				} else {
+					b.Write(p)
+				}
+				if !strings.HasSuffix(b.String(), "\n") {
+					b.WriteString("\n")
+				}
+			}
+			return b.String()
+		}
+	}
+	return export.Text(raw)
+}
+
+// ErrSecondSession is the error of a second session written to one page.
+var ErrSecondSession = errors.New("--format html writes one session per page and the input holds more than one: give -o DIR for a page per session and an index")
+
+// OnePage is write for a single stream (stdout): it writes the first
+// session and fails on a second, since one HTML document holds one page.
+func OnePage(write func(io.Writer, *transcript.Transcript) error) func(io.Writer, *transcript.Transcript) error {
+	n := 0
+	return func(w io.Writer, t *transcript.Transcript) error {
+		if n++; n > 1 {
+			return ErrSecondSession
+		}
+		return write(w, t)
+	}
+}
