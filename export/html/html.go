@@ -149,8 +149,8 @@ func build(t *transcript.Transcript) *view {
 		Style:  template.CSS(style),
 		Row:    template.HTML("<!-- agt-row " + string(rj) + " -->"),
 		Title:  row.Title,
-		Agent:  export.Agent(t.Provider),
-		T:      t,
+		Agent:  clean(export.Agent(t.Provider)),
+		T:      header(t),
 		Models: clean(strings.Join(t.Models, ", ")),
 	}
 	if v.Models == "" {
@@ -194,6 +194,19 @@ func build(t *transcript.Transcript) *view {
 	return v
 }
 
+// header is t's header fields, clean (its conversations are left out:
+// the page shows them from t).
+func header(t *transcript.Transcript) *transcript.Transcript {
+	h := &transcript.Transcript{Session: clean(t.Session), NativeSession: clean(t.NativeSession), Version: clean(t.Version),
+		Cwd: clean(t.Cwd), GitBranch: clean(t.GitBranch), Counts: t.Counts, Outcome: cleanOutcome(t.Outcome)}
+	return h
+}
+
+func cleanOutcome(o transcript.Outcome) transcript.Outcome {
+	o.Status, o.Reason = clean(o.Status), clean(o.Reason)
+	return o
+}
+
 func eachCall(ms []transcript.Message, f func(*transcript.ToolCall)) {
 	for i := range ms {
 		for j := range ms[i].ToolCalls {
@@ -221,14 +234,14 @@ func usageOf(u *agt.Usage) usageView {
 // conv is a conversation's view; subagents started by its calls are
 // nested under them (seen guards against a subagent that starts itself).
 func conv(stream, model string, o transcript.Outcome, n transcript.Counts, cost *float64, ms []transcript.Message, subs map[string][]*transcript.Subagent, seen map[string]bool) convView {
-	c := convView{Stream: clean(stream), Model: clean(model), Outcome: o, Counts: n, Messages: make([]msgView, 0, len(ms))}
+	c := convView{Stream: clean(stream), Model: clean(model), Outcome: cleanOutcome(o), Counts: n, Messages: make([]msgView, 0, len(ms))}
 	if cost != nil {
 		c.Cost = dollars(*cost)
 	}
 	running := 0.0
 	for i := range ms {
 		m := &ms[i]
-		mv := msgView{Role: m.Role, Kind: m.Kind, TS: when(m.TS), Model: clean(m.Model)}
+		mv := msgView{Role: clean(m.Role), Kind: clean(m.Kind), TS: when(m.TS), Model: clean(m.Model)}
 		if m.TS == "" {
 			mv.TS = ""
 		}
@@ -257,7 +270,7 @@ func conv(stream, model string, o transcript.Outcome, n transcript.Counts, cost 
 }
 
 func call(tc *transcript.ToolCall, subs map[string][]*transcript.Subagent, seen map[string]bool) callView {
-	c := callView{ID: clean(tc.ID), Name: clean(tc.Name), Native: clean(tc.NativeName), Via: clean(tc.Via), Status: tc.Status, IsError: tc.IsError}
+	c := callView{ID: clean(tc.ID), Name: clean(tc.Name), Native: clean(tc.NativeName), Via: clean(tc.Via), Status: clean(tc.Status), IsError: tc.IsError}
 	if tc.ExitCode != nil {
 		c.Exit = strconv.Itoa(*tc.ExitCode)
 	}

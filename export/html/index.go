@@ -41,8 +41,8 @@ const maxTitle = 160
 
 // RowOf is the index row of a session whose page is page.
 func RowOf(t *transcript.Transcript, page string) Row {
-	r := Row{Page: page, Session: clean(t.Session), Agent: export.Agent(t.Provider), Project: clean(t.Cwd), Started: t.StartedAt,
-		Messages: t.Counts.Messages, ToolCalls: t.Counts.ToolCalls, Tokens: t.Usage.Total, Outcome: t.Outcome.Status}
+	r := Row{Page: page, Session: clean(t.Session), Agent: clean(export.Agent(t.Provider)), Project: clean(t.Cwd), Started: clean(t.StartedAt),
+		Messages: t.Counts.Messages, ToolCalls: t.Counts.ToolCalls, Tokens: t.Usage.Total, Outcome: clean(t.Outcome.Status)}
 	if t.CostUSD != nil {
 		r.Cost, r.HasCost = *t.CostUSD, true
 	}
