@@ -167,8 +167,7 @@ func build(t *transcript.Transcript) *view {
 	if t.NativeCostUSD != nil {
 		v.Native = dollars(*t.NativeCostUSD)
 	}
-	subs := map[string][]*transcript.Subagent{}
-	used := map[int]bool{}
+	r := &renderer{t: t, subs: map[string][]int{}, shown: map[int]bool{}}
 	calls := map[string]bool{}
 	eachCall(t.Messages, func(c *transcript.ToolCall) { calls[c.ID] = true })
 	for i := range t.Subagents {
@@ -178,20 +177,32 @@ func build(t *transcript.Transcript) *view {
 	for i := range t.Subagents {
 		s := &t.Subagents[i]
 		if s.ToolCallID != "" && calls[s.ToolCallID] {
-			subs[s.ToolCallID] = append(subs[s.ToolCallID], s)
-			used[i] = true
+			r.subs[s.ToolCallID] = append(r.subs[s.ToolCallID], i)
 		}
 	}
 	convs := export.Convs(t)
 	main := &convs[0]
-	v.Main = conv(main.Stream, main.Model, main.Outcome, t.Counts, main.CostUSD, main.Messages, subs, map[string]bool{})
+	v.Main = r.conv(main.Stream, main.Model, main.Outcome, t.Counts, main.CostUSD, main.Messages)
 	for i := range t.Subagents {
-		if !used[i] {
-			s := &t.Subagents[i]
-			v.Orphans = append(v.Orphans, conv(s.Stream, s.Model, s.Outcome, s.Counts, s.CostUSD, s.Messages, subs, map[string]bool{}))
+		if !r.shown[i] {
+			v.Orphans = append(v.Orphans, r.sub(i))
 		}
 	}
 	return v
+}
+
+// renderer renders a session's conversations, each subagent once: under
+// the call that started it, where that call is shown, else apart.
+type renderer struct {
+	t     *transcript.Transcript
+	subs  map[string][]int // tool call id → the subagents it started
+	shown map[int]bool     // subagents rendered
+}
+
+func (r *renderer) sub(i int) convView {
+	r.shown[i] = true
+	s := &r.t.Subagents[i]
+	return r.conv(s.Stream, s.Model, s.Outcome, s.Counts, s.CostUSD, s.Messages)
 }
 
 // header is t's header fields, clean (its conversations are left out:
@@ -232,8 +243,8 @@ func usageOf(u *agt.Usage) usageView {
 }
 
 // conv is a conversation's view; subagents started by its calls are
-// nested under them (seen guards against a subagent that starts itself).
-func conv(stream, model string, o transcript.Outcome, n transcript.Counts, cost *float64, ms []transcript.Message, subs map[string][]*transcript.Subagent, seen map[string]bool) convView {
+// nested under them.
+func (r *renderer) conv(stream, model string, o transcript.Outcome, n transcript.Counts, cost *float64, ms []transcript.Message) convView {
 	c := convView{Stream: clean(stream), Model: clean(model), Outcome: cleanOutcome(o), Counts: n, Messages: make([]msgView, 0, len(ms))}
 	if cost != nil {
 		c.Cost = dollars(*cost)
@@ -262,14 +273,14 @@ func conv(stream, model string, o transcript.Outcome, n transcript.Counts, cost 
 			mv.Usage = &u
 		}
 		for j := range m.ToolCalls {
-			mv.Calls = append(mv.Calls, call(&m.ToolCalls[j], subs, seen))
+			mv.Calls = append(mv.Calls, r.call(&m.ToolCalls[j]))
 		}
 		c.Messages = append(c.Messages, mv)
 	}
 	return c
 }
 
-func call(tc *transcript.ToolCall, subs map[string][]*transcript.Subagent, seen map[string]bool) callView {
+func (r *renderer) call(tc *transcript.ToolCall) callView {
 	c := callView{ID: clean(tc.ID), Name: clean(tc.Name), Native: clean(tc.NativeName), Via: clean(tc.Via), Status: clean(tc.Status), IsError: tc.IsError}
 	if tc.ExitCode != nil {
 		c.Exit = strconv.Itoa(*tc.ExitCode)
@@ -284,10 +295,9 @@ func call(tc *transcript.ToolCall, subs map[string][]*transcript.Subagent, seen 
 		c.Open = len(out) <= foldBytes && lines(out) <= foldLines
 		c.Output = pre("out", out)
 	}
-	if !seen[tc.ID] {
-		seen[tc.ID] = true
-		for _, s := range subs[tc.ID] {
-			c.Subagents = append(c.Subagents, conv(s.Stream, s.Model, s.Outcome, s.Counts, s.CostUSD, s.Messages, subs, seen))
+	for _, i := range r.subs[tc.ID] {
+		if !r.shown[i] {
+			c.Subagents = append(c.Subagents, r.sub(i))
 		}
 	}
 	return c

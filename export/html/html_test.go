@@ -227,3 +227,31 @@ func TestOnePage(t *testing.T) {
 		t.Errorf("second session: %v", err)
 	}
 }
+
+// TestSubagentOnce checks that each subagent is shown once: one started by
+// a call of its own (no call of the session leads to it) apart, one
+// started by a call of another subagent under that call.
+func TestSubagentOnce(t *testing.T) {
+	m := func(id string) []transcript.Message {
+		return []transcript.Message{{Role: transcript.RoleAssistant, Text: agt.Raw(`"in ` + id + `"`), ToolCalls: []transcript.ToolCall{{ID: id, Name: "Task", Status: transcript.StatusOK}}}}
+	}
+	tr := &transcript.Transcript{Session: "s", Provider: "claude", Messages: m("main-call"), Subagents: []transcript.Subagent{
+		{Stream: "self", ToolCallID: "self-call", Messages: m("self-call")},
+		{Stream: "child", ToolCallID: "main-call", Messages: m("child-call")},
+		{Stream: "grandchild", ToolCallID: "child-call", Messages: m("gc-call")},
+	}}
+	var b bytes.Buffer
+	html.Write(&b, tr)
+	page := b.String()
+	for _, id := range []string{"main-call", "self-call", "child-call", "gc-call"} {
+		if n := strings.Count(page, `data-call="`+id+`"`); n != 1 {
+			t.Errorf("call %s shown %d times", id, n)
+		}
+	}
+	if i, j := strings.Index(page, "Other conversations"), strings.Index(page, "in self-call"); i < 0 || j < i {
+		t.Error("the subagent that starts itself is not shown apart")
+	}
+	if i, j := strings.Index(page, `data-call="child-call"`), strings.Index(page, `data-call="gc-call"`); j < i {
+		t.Error("the grandchild is not under its call")
+	}
+}
