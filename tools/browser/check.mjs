@@ -35,21 +35,23 @@ function pages(d) {
   return out;
 }
 
+// one tab for every page: each page's report is r, its address url
+const page = await context.newPage();
+let r, url;
+page.on("console", (m) => { if (m.type() === "error") r.console.push(m.text()); });
+page.on("pageerror", (e) => r.console.push(String(e)));
+page.on("request", (q) => { if (q.url() !== url) r.requests.push(q.url()); });
+page.on("dialog", (d) => { r.dialogs++; d.dismiss(); });
+
 async function open(file, width) {
-  const page = await context.newPage();
   await page.setViewportSize({ width, height: 900 });
-  const url = pathToFileURL(file).href;
-  const r = { page: relative(dir, file), console: [], requests: [], dialogs: 0 };
-  page.on("console", (m) => { if (m.type() === "error") r.console.push(m.text()); });
-  page.on("pageerror", (e) => r.console.push(String(e)));
-  page.on("request", (q) => { if (q.url() !== url) r.requests.push(q.url()); });
-  page.on("dialog", (d) => { r.dialogs++; d.dismiss(); });
+  url = pathToFileURL(file).href;
+  r = { page: relative(dir, file), console: [], requests: [], dialogs: 0 };
   await page.goto(url, { waitUntil: "load" });
-  return { page, r };
 }
 
 for (const file of pages(dir)) {
-  const { page, r } = await open(file, 1280);
+  await open(file, 1280);
   r.calls = await page.$$eval("section.call", (s) => s.map((e) => e.getAttribute("data-call")));
   const folded = await page.$("details.result:not([open]) > summary");
   if (folded) {
@@ -65,11 +67,10 @@ for (const file of pages(dir)) {
     r.overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   }
   console.log(JSON.stringify(r));
-  await page.close();
 }
 
 {
-  const { page, r } = await open(join(dir, "index.html"), 1280);
+  await open(join(dir, "index.html"), 1280);
   const visible = () => page.$$eval("#sessions tbody tr", (rs) => rs.filter((x) => !x.hidden).length);
   r.rows = await visible();
   await page.click("#sessions th:nth-child(7)"); // sort by tokens
@@ -82,6 +83,5 @@ for (const file of pages(dir)) {
     await page.screenshot({ path: join(args.shots, "index-1280.png") });
   }
   console.log(JSON.stringify(r));
-  await page.close();
 }
 await browser.close();
