@@ -87,7 +87,8 @@ func browser(t *testing.T) string {
 	return tool
 }
 
-// TestBrowser converts every corpus session and a hostile one with
+// TestBrowser converts every corpus session (with -short: the two of make
+// demo) and a hostile one with
 // --format html -o and opens each page and the index in headless
 // Chromium: no console error, no request, no dialog, no CSP violation;
 // every tool call of the transcript shown; a folded result opens on a
@@ -100,7 +101,12 @@ func TestBrowser(t *testing.T) {
 	bin := agtTranscript(t)
 	out := filepath.Join(t.TempDir(), "out")
 	args := []string{"-q", "--format", "html", "-o", out, hostileLog(t, t.TempDir())}
-	if os.Getenv("AGT_CORPUS") != "" || corpusThere(t) {
+	switch {
+	case testing.Short():
+		// the hostile session and the two sessions of make demo
+		args = append(args, providertest.Testdata(t, "claude", "agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl"),
+			providertest.Testdata(t, "codex", "agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl"))
+	case os.Getenv("AGT_CORPUS") != "" || corpusThere(t):
 		args = append(args, providertest.CorpusDir(t))
 	}
 	cmd := exec.Command(bin, args...)
