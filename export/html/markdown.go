@@ -321,19 +321,8 @@ func safeURL(u string) bool {
 func escape(b *strings.Builder, s string) {
 	last := 0
 	for i := 0; i < len(s); i++ {
-		var r string
-		switch s[i] {
-		case '&':
-			r = "&amp;"
-		case '<':
-			r = "&lt;"
-		case '>':
-			r = "&gt;"
-		case '"':
-			r = "&#34;"
-		case '\'':
-			r = "&#39;"
-		default:
+		r := escapes[s[i]]
+		if r == "" {
 			continue
 		}
 		b.WriteString(s[last:i])
@@ -342,3 +331,6 @@ func escape(b *strings.Builder, s string) {
 	}
 	b.WriteString(s[last:])
 }
+
+// escapes are the escapes of the bytes that have one.
+var escapes = [256]string{'&': "&amp;", '<': "&lt;", '>': "&gt;", '"': "&#34;", '\'': "&#39;"}

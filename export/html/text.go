@@ -40,16 +40,23 @@ func clean(s string) string {
 	return strings.ReplaceAll(b.String(), "\u240D\n", "\n")
 }
 
-// needsClean tells whether s holds a control character or invalid UTF-8.
+// needsClean tells whether s holds a control character or invalid UTF-8,
+// in one pass.
 func needsClean(s string) bool {
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
-		if c < 0x20 && c != '\t' && c != '\n' || c == 0x7f {
+		if c < 0x80 {
+			if c < 0x20 && c != '\t' && c != '\n' || c == 0x7f {
+				return true
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || r < 0xa0 {
 			return true
 		}
-		if c >= 0x80 {
-			return !utf8.ValidString(s[i:]) || strings.ContainsFunc(s[i:], func(r rune) bool { return r >= 0x80 && r < 0xa0 })
-		}
+		i += n
 	}
 	return false
 }
