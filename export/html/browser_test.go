@@ -66,6 +66,7 @@ type browserResult struct {
 	Filtered int      `json:"filtered"`
 	Sorted   string   `json:"sorted"`
 	Shows    bool     `json:"shows"`
+	Prints   *bool    `json:"printsFolded"`
 }
 
 // browser is the node and the tool folder that drive Chromium, or a skip.
@@ -160,6 +161,9 @@ func TestBrowser(t *testing.T) {
 		}
 		if r.Page == shoot && (r.Overflow == nil || *r.Overflow > 0) {
 			t.Errorf("%s: wider than a 390 px screen (%v px more)", r.Page, r.Overflow)
+		}
+		if r.Prints != nil && !*r.Prints {
+			t.Errorf("%s: printed, a folded part is not shown", r.Page)
 		}
 	}
 	if pages != len(want) {

@@ -61,6 +61,16 @@ var funcs = template.FuncMap{
 	"count":   count,
 	"dollars": dollars,
 	"date":    date,
+	"base":    base,
+}
+
+// base is the last element of a folder's path (either separator).
+func base(p string) string {
+	p = strings.TrimRight(p, "/\\")
+	if i := strings.LastIndexAny(p, "/\\"); i >= 0 {
+		return p[i+1:]
+	}
+	return p
 }
 
 // date is an RFC 3339 time's date and minute, as the log wrote it.

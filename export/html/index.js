@@ -3,6 +3,12 @@
   var table = document.getElementById("sessions");
   var body = table.tBodies[0];
   var rows = Array.prototype.slice.call(body.rows);
+  // what a filter looks in: a row's text and its titles (a project's path)
+  rows.forEach(function (r) {
+    var t = r.textContent;
+    Array.prototype.forEach.call(r.querySelectorAll("[title]"), function (e) { t += " " + e.title; });
+    r.agtText = t.toLowerCase();
+  });
   var filter = document.getElementById("filter");
   var shown = document.getElementById("shown");
   filter.hidden = false;
@@ -13,8 +19,7 @@
     var words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
     var n = 0;
     rows.forEach(function (r) {
-      var text = r.textContent.toLowerCase();
-      var ok = words.every(function (w) { return text.indexOf(w) >= 0; });
+      var ok = words.every(function (w) { return r.agtText.indexOf(w) >= 0; });
       r.hidden = !ok;
       if (ok) n++;
     });

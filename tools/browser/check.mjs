@@ -53,6 +53,13 @@ async function open(file, width) {
 for (const file of pages(dir)) {
   await open(file, 1280);
   r.calls = await page.$$eval("section.call", (s) => s.map((e) => e.getAttribute("data-call")));
+  // printed, what is folded is shown
+  const inside = await page.$("details:not([open]) > :not(summary)");
+  if (inside) {
+    await page.emulateMedia({ media: "print" });
+    r.printsFolded = await inside.evaluate((e) => e.checkVisibility());
+    await page.emulateMedia({ media: "screen" });
+  }
   const folded = await page.$("details.result:not([open]) > summary");
   if (folded) {
     await folded.click();

@@ -81,7 +81,7 @@ be read, the output could not be written, or a data error under --strict,
 	app.ArgsUsage = "[PATH...]"
 	app.Flags = append(inputFlags(),
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write `DIR`/<provider>/<session>.transcript.jsonl files instead of stdout", TakesFile: true},
-		&cli.StringFlag{Name: "format", Value: "agt", Usage: "write sessions as `FMT`: agt (agt.transcript/1), atif (ATIF v1.8 trajectories; atif-v1.7 labels them v1.7), otlp (OTLP JSON traces, GenAI conventions) agentv (AgentV transcript rows) or html (a page per session; with -o an index.html too); with -o beside each transcript"},
+		&cli.StringFlag{Name: "format", Value: "agt", Usage: "write sessions as `FMT`: agt (agt.transcript/1), atif (ATIF v1.8 trajectories; atif-v1.7 labels them v1.7), otlp (OTLP JSON traces, GenAI conventions), agentv (AgentV transcript rows) or html (a page per session; with -o an index.html too); with -o beside each transcript"},
 		&cli.BoolFlag{Name: "force", Usage: "with -o: convert inputs even when their output is up to date, and write into a folder of other files"},
 		&cli.StringFlag{Name: "stream-log", Value: transcript.LogOff, Usage: "with -o: also write a stream log beside each transcript, `MODE`: false, raw (every event) or summary (readable lines); default $AGT_STREAM_LOG, which only -o runs read"},
 		&cli.StringFlag{Name: "log-format", Usage: "deprecated spelling of --stream-log (json = raw)", Hidden: true},
