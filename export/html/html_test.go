@@ -255,3 +255,20 @@ func TestSubagentOnce(t *testing.T) {
 		t.Error("the grandchild is not under its call")
 	}
 }
+
+// TestMarkdownDepth: quotes and lists nest 8 deep at most (a log of
+// "> > > …" nested as deep as it goes costs time in the square of its
+// length); deeper lines are text. A span's end is looked for 2 KB ahead.
+func TestMarkdownDepth(t *testing.T) {
+	out := string(html.Markdown(strings.Repeat("> ", 20) + "deep"))
+	if n := strings.Count(out, "<blockquote>"); n != 8 {
+		t.Errorf("%d quotes nested, want 8", n)
+	}
+	if !strings.Contains(out, "&gt; &gt; deep") {
+		t.Errorf("the deeper quotes are not text: %s", out)
+	}
+	out = string(html.Markdown("[a" + strings.Repeat("x", 3000) + "](https://example.com)"))
+	if strings.Contains(out, "<a ") {
+		t.Errorf("a link whose text is longer than 2 KB: %.80s", out)
+	}
+}

@@ -15,11 +15,27 @@ import (
 func Markdown(s string) template.HTML {
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/8)
-	md{&b}.blocks(strings.Split(strings.TrimRight(s, "\n"), "\n"))
+	md{b: &b}.blocks(strings.Split(strings.TrimRight(s, "\n"), "\n"))
 	return template.HTML(b.String())
 }
 
-type md struct{ b *strings.Builder }
+// md renders into b; depth is how deep in quotes and lists it is.
+type md struct {
+	b     *strings.Builder
+	depth int
+}
+
+// maxDepth is the deepest quote or list rendered as one: deeper, the
+// lines are text (a log of "> > > …" would cost time in the square of
+// its length).
+const maxDepth = 8
+
+// window is how far a span's end (a code span's, a link's) is looked
+// for: past it, the opening is text.
+const window = 2048
+
+// within is s cut to window bytes.
+func within(s string) string { return s[:min(len(s), window)] }
 
 // blocks renders lines as blocks.
 func (m md) blocks(ls []string) {
@@ -42,7 +58,7 @@ func (m md) blocks(ls []string) {
 		case indent < 4 && rule(t):
 			m.b.WriteString("<hr>\n")
 			i++
-		case indent < 4 && strings.HasPrefix(t, ">"):
+		case indent < 4 && strings.HasPrefix(t, ">") && m.depth < maxDepth:
 			j := i
 			var q []string
 			for ; j < len(ls) && strings.HasPrefix(strings.TrimLeft(ls[j], " "), ">"); j++ {
@@ -50,10 +66,10 @@ func (m md) blocks(ls []string) {
 				q = append(q, strings.TrimPrefix(s, " "))
 			}
 			m.b.WriteString("<blockquote>\n")
-			m.blocks(q)
+			md{m.b, m.depth + 1}.blocks(q)
 			m.b.WriteString("</blockquote>\n")
 			i = j
-		case indent < 4 && item(t) != "":
+		case indent < 4 && item(t) != "" && m.depth < maxDepth:
 			i = m.list(ls, i)
 		default:
 			j := i + 1
@@ -214,7 +230,7 @@ func (m md) list(ls []string, i int) int {
 		if len(body) == 1 {
 			m.inline(strings.TrimSpace(body[0]))
 		} else {
-			m.blocks(body)
+			md{m.b, m.depth + 1}.blocks(body)
 		}
 		m.b.WriteString("</li>\n")
 		j = k
@@ -242,7 +258,7 @@ func (m md) inline(s string) {
 		switch s[0] {
 		case '`':
 			n := len(s) - len(strings.TrimLeft(s, "`"))
-			if end := strings.Index(s[n:], s[:n]); end >= 0 {
+			if end := strings.Index(within(s[n:]), s[:n]); end >= 0 {
 				m.b.WriteString("<code>")
 				escape(m.b, strings.TrimSpace(s[n:n+end]))
 				m.b.WriteString("</code>")
@@ -275,8 +291,12 @@ func (m md) inline(s string) {
 			escape(m.b, s[:1])
 			s = s[1:]
 		case '[':
-			text, rest, ok := strings.Cut(s[1:], "](")
-			addr, after, ok2 := strings.Cut(rest, ")")
+			text, rest, ok := strings.Cut(within(s[1:]), "](")
+			if ok {
+				rest = s[1+len(text)+2:]
+			}
+			addr, _, ok2 := strings.Cut(within(rest), ")")
+			after := rest[min(len(rest), len(addr)+1):]
 			if ok && ok2 && !strings.Contains(text, "]") && !strings.ContainsAny(addr, " <>\"'") {
 				if safeURL(addr) {
 					m.b.WriteString("<a href=\"")
