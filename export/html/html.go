@@ -18,6 +18,7 @@ import (
 	"errors"
 	"html/template"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -129,8 +130,8 @@ type msgView struct {
 }
 
 type usageView struct {
-	Input, CacheRead, CacheWrite, Output, Reasoning, Total int64
-	Cost, Running                                          string
+	Line          template.HTML // the tokens: numbers and words of agt's, no text of the log
+	Cost, Running string
 }
 
 type callView struct {
@@ -245,7 +246,22 @@ func when(ts string) string {
 }
 
 func usageOf(u *agt.Usage) usageView {
-	v := usageView{Input: u.Input, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, Output: u.Output, Reasoning: u.Reasoning, Total: u.Total}
+	var b strings.Builder
+	b.WriteString(count(u.Total))
+	b.WriteString(` <span class="muted">(in `)
+	b.WriteString(count(u.Input))
+	b.WriteString(" · cache read ")
+	b.WriteString(count(u.CacheRead))
+	b.WriteString(" · cache write ")
+	b.WriteString(count(u.CacheWrite))
+	b.WriteString(" · out ")
+	b.WriteString(count(u.Output))
+	if u.Reasoning != 0 {
+		b.WriteString(" incl. reasoning ")
+		b.WriteString(count(u.Reasoning))
+	}
+	b.WriteString(")</span>")
+	v := usageView{Line: template.HTML(b.String())}
 	if u.CostUSD != nil {
 		v.Cost = dollars(*u.CostUSD)
 	}
@@ -321,15 +337,35 @@ func Output(raw agt.Raw) string {
 		return ""
 	}
 	if raw[0] == '[' {
+		// most results are text parts: one decoding reads them
+		var texts []struct {
+			Type string  `json:"type"`
+			Text *string `json:"text"`
+		}
+		if agt.API.Unmarshal(raw, &texts) == nil && !slices.ContainsFunc(texts, func(p struct {
+			Type string  `json:"type"`
+			Text *string `json:"text"`
+		}) bool {
+			return p.Text == nil || p.Type != "text" && p.Type != ""
+		}) {
+			var b strings.Builder
+			for _, p := range texts {
+				b.WriteString(*p.Text)
+				if !strings.HasSuffix(*p.Text, "\n") {
+					b.WriteString("\n")
+				}
+			}
+			return b.String()
+		}
 		var parts []json.RawMessage
-		if json.Unmarshal(raw, &parts) == nil {
+		if agt.API.Unmarshal(raw, &parts) == nil {
 			var b strings.Builder
 			for _, p := range parts {
 				var part struct {
 					Type string  `json:"type"`
 					Text *string `json:"text"`
 				}
-				if json.Unmarshal(p, &part) == nil && part.Text != nil && (part.Type == "text" || part.Type == "") {
+				if agt.API.Unmarshal(p, &part) == nil && part.Text != nil && (part.Type == "text" || part.Type == "") {
 					b.WriteString(*part.Text)
 				} else {
 					b.Write(p)

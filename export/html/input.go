@@ -27,7 +27,7 @@ func Input(name string, raw agt.Raw) template.HTML {
 	}
 	if f, ok := inputs[name]; ok && len(raw) > 0 && raw[0] == '{' {
 		var in map[string]any
-		if json.Unmarshal(raw, &in) == nil {
+		if agt.API.Unmarshal(raw, &in) == nil {
 			if h, ok := f(in); ok {
 				return h
 			}

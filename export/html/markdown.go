@@ -162,6 +162,9 @@ func heading(t string) int {
 
 // rule tells whether a line is a thematic break.
 func rule(t string) bool {
+	if t == "" || t[0] != '-' && t[0] != '*' && t[0] != '_' {
+		return false
+	}
 	t = strings.ReplaceAll(strings.TrimSpace(t), " ", "")
 	if len(t) < 3 {
 		return false
