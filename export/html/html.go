@@ -19,7 +19,6 @@ import (
 	"html/template"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -104,29 +103,7 @@ type view struct {
 	Tokens   usageView
 	Cost     string
 	Native   string
-	Main     convView
-	Orphans  []convView // subagents no tool call of the session started
-}
-
-type convView struct {
-	Stream   string
-	Model    string
-	Outcome  transcript.Outcome
-	Counts   transcript.Counts
-	Cost     string
-	Messages []msgView
-}
-
-type msgView struct {
-	Role      string
-	Kind      string
-	TS        string
-	Model     string
-	Text      template.HTML
-	TextNote  string
-	Reasoning template.HTML
-	Calls     []callView
-	Usage     *usageView
+	body     string // the conversation, and the subagents no shown call started (HTML)
 }
 
 type usageView struct {
@@ -134,22 +111,18 @@ type usageView struct {
 	Cost, Running string
 }
 
-type callView struct {
-	ID, Name, Native, Via, Status string
-	IsError                       bool
-	Exit                          string
-	Duration                      string
-	Input                         template.HTML
-	Output                        template.HTML
-	OutSize                       string
-	Open                          bool
-	Subagents                     []convView
-}
-
 // Write writes t as one HTML page.
 func Write(w io.Writer, t *transcript.Transcript) error {
 	v := build(t)
-	return page.Execute(w, v)
+	// the conversation is written as it is: through the template it
+	// would be copied once more
+	if err := page.ExecuteTemplate(w, "head", v); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, v.body); err != nil {
+		return err
+	}
+	return page.ExecuteTemplate(w, "foot", v)
 }
 
 func build(t *transcript.Transcript) *view {
@@ -191,14 +164,29 @@ func build(t *transcript.Transcript) *view {
 			r.subs[s.ToolCallID] = append(r.subs[s.ToolCallID], i)
 		}
 	}
-	convs := export.Convs(t)
-	main := &convs[0]
-	v.Main = r.conv(main.Stream, main.Model, main.Outcome, t.Counts, main.CostUSD, main.Messages)
+	var b strings.Builder
+	b.Grow(len(t.Messages) * 512)
+	r.conv(&b, t.Messages)
+	first := true
 	for i := range t.Subagents {
 		if !r.shown[i] {
-			v.Orphans = append(v.Orphans, r.sub(i))
+			if first {
+				b.WriteString("<h2>Other conversations</h2>\n")
+				first = false
+			}
+			s := &t.Subagents[i]
+			b.WriteString(`<section class="sub"><h3>`)
+			escape(&b, clean(s.Stream))
+			if s.Model != "" {
+				b.WriteString(" · ")
+				escape(&b, clean(s.Model))
+			}
+			b.WriteString("</h3>")
+			r.sub(&b, i)
+			b.WriteString("</section>\n")
 		}
 	}
+	v.body = b.String()
 	return v
 }
 
@@ -210,10 +198,9 @@ type renderer struct {
 	shown map[int]bool     // subagents rendered
 }
 
-func (r *renderer) sub(i int) convView {
+func (r *renderer) sub(b *strings.Builder, i int) {
 	r.shown[i] = true
-	s := &r.t.Subagents[i]
-	return r.conv(s.Stream, s.Model, s.Outcome, s.Counts, s.CostUSD, s.Messages)
+	r.conv(b, r.t.Subagents[i].Messages)
 }
 
 // header is t's header fields, clean (its conversations are left out:
@@ -266,67 +253,6 @@ func usageOf(u *agt.Usage) usageView {
 		v.Cost = dollars(*u.CostUSD)
 	}
 	return v
-}
-
-// conv is a conversation's view; subagents started by its calls are
-// nested under them.
-func (r *renderer) conv(stream, model string, o transcript.Outcome, n transcript.Counts, cost *float64, ms []transcript.Message) convView {
-	c := convView{Stream: clean(stream), Model: clean(model), Outcome: cleanOutcome(o), Counts: n, Messages: make([]msgView, 0, len(ms))}
-	if cost != nil {
-		c.Cost = dollars(*cost)
-	}
-	running := 0.0
-	for i := range ms {
-		m := &ms[i]
-		mv := msgView{Role: clean(m.Role), Kind: clean(m.Kind), TS: when(m.TS), Model: clean(m.Model)}
-		if m.TS == "" {
-			mv.TS = ""
-		}
-		if !m.Text.IsNull() {
-			text, note := cut(clean(export.Text(m.Text)))
-			mv.Text, mv.TextNote = Markdown(text), note
-		}
-		if !m.Reasoning.IsNull() {
-			text, _ := cut(clean(export.Text(m.Reasoning)))
-			mv.Reasoning = Markdown(text)
-		}
-		if m.Usage != nil {
-			u := usageOf(m.Usage)
-			if m.Usage.CostUSD != nil {
-				running += *m.Usage.CostUSD
-				u.Running = dollars(running)
-			}
-			mv.Usage = &u
-		}
-		for j := range m.ToolCalls {
-			mv.Calls = append(mv.Calls, r.call(&m.ToolCalls[j]))
-		}
-		c.Messages = append(c.Messages, mv)
-	}
-	return c
-}
-
-func (r *renderer) call(tc *transcript.ToolCall) callView {
-	c := callView{ID: clean(tc.ID), Name: clean(tc.Name), Native: clean(tc.NativeName), Via: clean(tc.Via), Status: clean(tc.Status), IsError: tc.IsError}
-	if tc.ExitCode != nil {
-		c.Exit = strconv.Itoa(*tc.ExitCode)
-	}
-	if tc.DurationMS != nil {
-		c.Duration = (time.Duration(*tc.DurationMS) * time.Millisecond).String()
-	}
-	c.Input = Input(tc.Name, tc.Input)
-	if !tc.Output.IsNull() {
-		out := Output(tc.Output)
-		c.OutSize = size(int64(len(out)))
-		c.Open = len(out) <= foldBytes && lines(out) <= foldLines
-		c.Output = pre("out", out)
-	}
-	for _, i := range r.subs[tc.ID] {
-		if !r.shown[i] {
-			c.Subagents = append(c.Subagents, r.sub(i))
-		}
-	}
-	return c
 }
 
 // Output is a tool result as text: a string's, the text parts of a list
