@@ -4,9 +4,11 @@
 // is inline, allowed by its hash in a Content-Security-Policy that forbids
 // every other source, and the session page has no script; the index's one
 // script (sort and filter) is allowed by its hash. Every text of a log is
-// escaped by html/template or, for the rendered Markdown, diffs and
-// blocks built here, by escape; control characters are shown as their
-// Unicode pictures. Folding is <details>, so the pages work with
+// escaped: by html/template in the page's head and header, and by escape
+// in the conversation, the rendered Markdown, diffs and blocks, which are
+// written here (through the template, its reflection cost as much as the
+// rest of the page); control characters are shown as their Unicode
+// pictures. Folding is <details>, so the pages work with
 // JavaScript off.
 package html
 
