@@ -272,3 +272,26 @@ func TestMarkdownDepth(t *testing.T) {
 		t.Errorf("a link whose text is longer than 2 KB: %.80s", out)
 	}
 }
+
+// TestTitle: a session's title is the agent's, else its first prompt, else
+// its first slash command, else its id.
+func TestTitle(t *testing.T) {
+	msg := func(kind, text string) transcript.Message {
+		return transcript.Message{Role: transcript.RoleUser, Kind: kind, Text: agt.Raw(`"` + text + `"`)}
+	}
+	cases := []struct {
+		title string
+		ms    []transcript.Message
+		want  string
+	}{
+		{"Agent's", []transcript.Message{msg("", "prompt")}, "Agent's"},
+		{"", []transcript.Message{msg(transcript.KindCommand, "/cmd"), msg("", "the   prompt\nhere")}, "the prompt here"},
+		{"", []transcript.Message{msg(transcript.KindCommand, "/cmd")}, "/cmd"},
+		{"", nil, "s-1"},
+	}
+	for _, c := range cases {
+		if got := html.RowOf(&transcript.Transcript{Session: "s-1", Title: c.title, Messages: c.ms}, "").Title; got != c.want {
+			t.Errorf("title %q, want %q", got, c.want)
+		}
+	}
+}

@@ -47,11 +47,14 @@ func RowOf(t *transcript.Transcript, page string) Row {
 		r.Cost, r.HasCost = *t.CostUSD, true
 	}
 	title := t.Title
-	if title == "" {
+	// else the first prompt; else the first slash command
+	for _, kind := range []string{"", transcript.KindCommand} {
 		for i := range t.Messages {
-			if m := &t.Messages[i]; m.Role == transcript.RoleUser && m.Kind == "" && !m.Text.IsNull() {
-				title = export.Text(m.Text)
+			if title != "" {
 				break
+			}
+			if m := &t.Messages[i]; m.Role == transcript.RoleUser && m.Kind == kind && !m.Text.IsNull() {
+				title = export.Text(m.Text)
 			}
 		}
 	}
