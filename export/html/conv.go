@@ -48,13 +48,13 @@ func (r *renderer) conv(b *strings.Builder, ms []transcript.Message) {
 		if !m.Reasoning.IsNull() {
 			text, _ := cut(clean(export.Text(m.Reasoning)))
 			b.WriteString(`<details class="reasoning"><summary>reasoning</summary><div class="md">`)
-			b.WriteString(string(Markdown(text)))
+			markdownTo(b, text)
 			b.WriteString("</div></details>\n")
 		}
 		if !m.Text.IsNull() {
 			text, note := cut(clean(export.Text(m.Text)))
 			b.WriteString(`<div class="md">`)
-			b.WriteString(string(Markdown(text)))
+			markdownTo(b, text)
 			b.WriteString("</div>\n")
 			if note != "" {
 				b.WriteString(`<p class="cut">` + note + "</p>\n")
@@ -132,7 +132,7 @@ func (r *renderer) call(b *strings.Builder, tc *transcript.ToolCall) {
 			b.WriteString(` <span class="err">(error)</span>`)
 		}
 		b.WriteString(` <span class="muted">` + size(int64(len(out))) + "</span></summary>")
-		b.WriteString(string(pre("out", out)))
+		preTo(b, "out", out)
 		b.WriteString("</details>\n")
 	}
 	for _, i := range r.subs[tc.ID] {

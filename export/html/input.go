@@ -50,16 +50,21 @@ func indentJSON(raw agt.Raw) string {
 
 // pre is text, cleaned and cut, as a <pre> block of class cls.
 func pre(cls, text string) template.HTML {
-	text, note := cut(clean(text))
 	var b strings.Builder
+	preTo(&b, cls, text)
+	return template.HTML(b.String())
+}
+
+// preTo writes pre(cls, text) to b.
+func preTo(b *strings.Builder, cls, text string) {
+	text, note := cut(clean(text))
 	b.Grow(len(text) + 64)
 	b.WriteString(`<pre class="` + cls + `">`)
-	escape(&b, text)
+	escape(b, text)
 	b.WriteString("</pre>")
 	if note != "" {
 		b.WriteString(`<p class="cut">` + note + `</p>`)
 	}
-	return template.HTML(b.String())
 }
 
 func str(in map[string]any, k string) (string, bool) {

@@ -14,9 +14,14 @@ import (
 // shown as text. s must be clean (clean).
 func Markdown(s string) template.HTML {
 	var b strings.Builder
-	b.Grow(len(s) + len(s)/8)
-	md{b: &b}.blocks(strings.Split(strings.TrimRight(s, "\n"), "\n"))
+	markdownTo(&b, s)
 	return template.HTML(b.String())
+}
+
+// markdownTo writes the Markdown of s to b.
+func markdownTo(b *strings.Builder, s string) {
+	b.Grow(len(s) + len(s)/8)
+	md{b: b}.blocks(strings.Split(strings.TrimRight(s, "\n"), "\n"))
 }
 
 // md renders into b; depth is how deep in quotes and lists it is.
