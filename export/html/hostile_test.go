@@ -25,7 +25,7 @@ const hostile = "<script>alert(1)</script><img src=x onerror=alert(2)>" +
 func hostileLog(t testing.TB, dir string) string {
 	t.Helper()
 	h := hostile
-	base := map[string]any{"isSidechain": false, "userType": "external", "cwd": "/tmp/" + h, "sessionId": "hostile-0001",
+	base := map[string]any{"isSidechain": false, "userType": "external", "cwd": "/home/user/" + h, "sessionId": "hostile-0001",
 		"version": "2.1.80" + h, "gitBranch": "main" + h, "entrypoint": "cli"}
 	rec := func(fields map[string]any) map[string]any {
 		r := map[string]any{}
@@ -46,8 +46,8 @@ func hostileLog(t testing.TB, dir string) string {
 				map[string]any{"type": "thinking", "thinking": h},
 				map[string]any{"type": "text", "text": h + "\n\n**" + h + "** _" + h + "_"},
 				map[string]any{"type": "tool_use", "id": "t1", "name": "Bash", "input": map[string]any{"command": "echo " + h, "description": h}},
-				map[string]any{"type": "tool_use", "id": "t2", "name": "Edit", "input": map[string]any{"file_path": "/tmp/" + h, "old_string": h + "\nsame", "new_string": "new " + h + "\nsame"}},
-				map[string]any{"type": "tool_use", "id": "t3", "name": "Write", "input": map[string]any{"file_path": "/tmp/" + h, "content": h}},
+				map[string]any{"type": "tool_use", "id": "t2", "name": "Edit", "input": map[string]any{"file_path": "/home/user/" + h, "old_string": h + "\nsame", "new_string": "new " + h + "\nsame"}},
+				map[string]any{"type": "tool_use", "id": "t3", "name": "Write", "input": map[string]any{"file_path": "/home/user/" + h, "content": h}},
 				map[string]any{"type": "tool_use", "id": "t4", "name": "mcp__" + h, "input": map[string]any{h: h}},
 			}}}),
 		rec(map[string]any{"type": "user", "uuid": "u2", "parentUuid": "a1", "timestamp": "2025-12-16T00:00:03.000Z",
