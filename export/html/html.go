@@ -167,7 +167,7 @@ func build(t *transcript.Transcript) *view {
 		}
 	}
 	var b strings.Builder
-	b.Grow(len(t.Messages) * 512)
+	b.Grow(estimate(t))
 	r.conv(&b, t.Messages)
 	first := true
 	for i := range t.Subagents {
@@ -190,6 +190,28 @@ func build(t *transcript.Transcript) *view {
 	}
 	v.body = b.String()
 	return v
+}
+
+// estimate is about the size of t's conversation as a page (its texts,
+// inputs and results, and the markup around them), so that the page is
+// not copied as it grows.
+func estimate(t *transcript.Transcript) int {
+	n := 0
+	add := func(ms []transcript.Message) {
+		for i := range ms {
+			m := &ms[i]
+			n += 400 + len(m.Text) + len(m.Reasoning)
+			for j := range m.ToolCalls {
+				c := &m.ToolCalls[j]
+				n += 600 + min(len(c.Input), maxText) + min(len(c.Output), maxText)
+			}
+		}
+	}
+	add(t.Messages)
+	for i := range t.Subagents {
+		add(t.Subagents[i].Messages)
+	}
+	return n + n/8
 }
 
 // renderer renders a session's conversations, each subagent once: under
