@@ -16,6 +16,7 @@ import (
 	"github.com/agt-project/agt/export"
 	"github.com/agt-project/agt/export/agentv"
 	"github.com/agt-project/agt/export/atif"
+	"github.com/agt-project/agt/export/html"
 	"github.com/agt-project/agt/export/otlp"
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/stage"
@@ -53,7 +54,9 @@ session as an ATIF v1.8 trajectory (atif-v1.7: labelled v1.7; a session without
 messages is left out with a warning), an OTLP JSON trace (GenAI conventions) or
 AgentV transcript rows instead, one per line on stdout; with -o the transcript
 is written all the same and the export beside it (<session>.trajectory.json,
-.otlp.jsonl or .agentv.jsonl).
+.otlp.jsonl or .agentv.jsonl). --format html writes a self-contained page: on
+stdout one session's (a second session is an error: give -o), with -o
+<session>.html beside each transcript and DIR/index.html listing every page.
 
 An OTLP trace carries the prompts, replies and tool input and output unless
 --no-content. A session whose log states no time (some live output) is dated
@@ -78,7 +81,7 @@ be read, the output could not be written, or a data error under --strict,
 	app.ArgsUsage = "[PATH...]"
 	app.Flags = append(inputFlags(),
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write `DIR`/<provider>/<session>.transcript.jsonl files instead of stdout", TakesFile: true},
-		&cli.StringFlag{Name: "format", Value: "agt", Usage: "write sessions as `FMT`: agt (agt.transcript/1), atif (ATIF v1.8 trajectories; atif-v1.7 labels them v1.7), otlp (OTLP JSON traces, GenAI conventions) or agentv (AgentV transcript rows); with -o beside each transcript"},
+		&cli.StringFlag{Name: "format", Value: "agt", Usage: "write sessions as `FMT`: agt (agt.transcript/1), atif (ATIF v1.8 trajectories; atif-v1.7 labels them v1.7), otlp (OTLP JSON traces, GenAI conventions), agentv (AgentV transcript rows) or html (a page per session; with -o an index.html too); with -o beside each transcript"},
 		&cli.BoolFlag{Name: "force", Usage: "with -o: convert inputs even when their output is up to date, and write into a folder of other files"},
 		&cli.StringFlag{Name: "stream-log", Value: transcript.LogOff, Usage: "with -o: also write a stream log beside each transcript, `MODE`: false, raw (every event) or summary (readable lines); default $AGT_STREAM_LOG, which only -o runs read"},
 		&cli.StringFlag{Name: "log-format", Usage: "deprecated spelling of --stream-log (json = raw)", Hidden: true},
@@ -104,7 +107,7 @@ be read, the output could not be written, or a data error under --strict,
 		}
 		format, ok := formats[c.String("format")]
 		if !ok {
-			return Usagef("--format %q: want agt, atif, atif-v1.7, otlp or agentv", c.String("format"))
+			return Usagef("--format %q: want agt, atif, atif-v1.7, otlp, agentv or html", c.String("format"))
 		}
 		if format, err = exportOptions(c, format); err != nil {
 			return err
@@ -125,6 +128,9 @@ be read, the output could not be written, or a data error under --strict,
 		}
 		start := time.Now()
 		if out == "" {
+			if c.String("format") == "html" {
+				format.Write = html.OnePage(format.Write)
+			}
 			w := stage.NewWriter(io.Out)
 			cons := transcript.NewConsolidator(provider.UnitKey, false, func(_ string, t *transcript.Transcript, _ []agt.Event) error { return format.Write(w, t) })
 			cons.Window, cons.Out, cons.Warn = n.Window, w.Flush, warner(c, io)
@@ -208,6 +214,9 @@ be read, the output could not be written, or a data error under --strict,
 		}
 		if serr := ix.Save(); err == nil {
 			err = serr
+		}
+		if err == nil && c.String("format") == "html" {
+			err = html.WriteIndexDir(out, html.Pages(ix))
 		}
 		if interrupted(c, err) && !cfg.Quiet {
 			fmt.Fprintf(io.Err, "agt-transcript: interrupted: %s written; the sessions being read were not (run again to convert them)\n", plural(int64(d.Transcripts()), "session"))
@@ -296,6 +305,7 @@ var formats = map[string]transcript.Export{
 	"atif-v1.7": {Ext: atif.Ext, Write: atif.WriteV17},
 	"otlp":      {Ext: otlp.Ext, Write: otlp.Write},
 	"agentv":    {Ext: agentv.Ext, Write: agentv.Write},
+	"html":      {Ext: html.Ext, Write: html.Write},
 }
 
 // leaveOut is write, but a session the format has nothing to show for

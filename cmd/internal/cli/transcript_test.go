@@ -105,7 +105,7 @@ func TestTranscriptFlags(t *testing.T) {
 		{"bad stream log", []string{"--stream-log", "verbose", "-o", t.TempDir(), f}, 2, `--stream-log "verbose"`},
 		{"stream log needs -o", []string{"--stream-log", "raw", f}, 2, "needs -o DIR"},
 		{"bad --to", []string{"--to", "vim", f}, 2, `--to "vim"`},
-		{"bad --format", []string{"--format", "xml", f}, 2, `--format "xml": want agt, atif, atif-v1.7, otlp or agentv`},
+		{"bad --format", []string{"--format", "xml", f}, 2, `--format "xml": want agt, atif, atif-v1.7, otlp, agentv or html`},
 		{"unwritable -o", []string{"-o", f + "/out", f}, 1, "not a directory"},
 	}
 	for _, c := range cases {
