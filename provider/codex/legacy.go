@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bytes"
 	"strconv"
 
 	"github.com/agt-project/agt"
@@ -12,19 +13,17 @@ type legacyParser struct {
 	*conv
 	started bool
 	usage   bool // for a usage report (agt.Options.Usage): see Decode
+	// env reads the lines a later Codex appended in the envelope of
+	// current rollouts (a legacy session resumed)
+	env *rolloutParser
 }
 
 func (p *legacyParser) Decode(rec []byte) (any, error) {
-	if p.usage {
-		// a line in the envelope of current rollouts (a legacy file a
-		// later version wrote on in its own format) is an unknown item
-		// here, whatever its payload: checked, not decoded
-		if h, ok := readHead(rec); ok && responseItems[h.typ] == nil {
-			if err := agt.Check(rec); err != nil {
-				return nil, err
-			}
-			return &item{Type: h.typ, Timestamp: h.ts}, nil
-		}
+	if bytes.HasPrefix(rec, envelopeStart) {
+		// a line in the envelope of current rollouts (Codex writes the
+		// timestamp first; a legacy line never opens with it): a later
+		// version wrote on in its own format
+		return p.env.Decode(rec)
 	}
 	var it item
 	err := agt.Decode(rec, &it)
@@ -41,6 +40,12 @@ func (p *legacyParser) Decode(rec []byte) (any, error) {
 }
 
 func (p *legacyParser) Apply(em *agt.Emitter, v any) {
+	if r, ok := v.(*rolloutLine); ok {
+		// from here on the items have their event_msg twins
+		p.legacy = false
+		p.env.Apply(em, r)
+		return
+	}
 	it := v.(*item)
 	switch {
 	case it.RecordType != "":
@@ -53,7 +58,24 @@ func (p *legacyParser) Apply(em *agt.Emitter, v any) {
 	}
 }
 
-func (p *legacyParser) Finish(em *agt.Emitter) { p.finish(em) }
+func (p *legacyParser) Finish(em *agt.Emitter) {
+	if !p.legacy {
+		p.env.Finish(em)
+		return
+	}
+	p.finish(em)
+}
+
+// envelopeStart opens every line of a current rollout.
+var envelopeStart = []byte(`{"timestamp":`)
+
+// newLegacy returns the parser of a legacy rollout, whose env reads the
+// lines in the current envelope with the legacy lines' state (session,
+// calls, token counter).
+func newLegacy(usage bool) *legacyParser {
+	c := newConv(true)
+	return &legacyParser{conv: c, usage: usage, env: &rolloutParser{conv: c, usage: usage}}
+}
 
 // header starts the session of a legacy rollout.
 func (c *conv) header(em *agt.Emitter, it *item, what string) {

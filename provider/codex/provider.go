@@ -7,7 +7,10 @@
 //     event_msg, compacted, world_state, inter_agent_communication_metadata).
 //   - codex-rollout-legacy: the early Rust rollout (≈0.1–0.2x): a bare
 //     header {id, timestamp, instructions, git} on line 1, then
-//     {"record_type":"state"} markers and bare ResponseItems.
+//     {"record_type":"state"} markers and bare ResponseItems. Lines in the
+//     current envelope after them (a session a later version resumed) are
+//     read as a current rollout's, with the same session, calls and token
+//     counter.
 //   - codex-legacy-json: the TypeScript-era rollout, one JSON document
 //     {session, items:[ResponseItem…]}; records are addressed by JSON pointer
 //     (/session, /items/N).
@@ -158,7 +161,7 @@ func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
 	case FormatExecJSON:
 		return newLive()
 	case FormatRolloutLegacy:
-		return &legacyParser{conv: newConv(true), usage: opts.Usage}
+		return newLegacy(opts.Usage)
 	case FormatLegacyJSON:
 		return &docParser{conv: newConv(true)}
 	}
