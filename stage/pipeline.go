@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"time"
 
 	"github.com/agt-project/agt"
 	"golang.org/x/sync/errgroup"
@@ -49,6 +50,10 @@ type Config struct {
 // no provider recognises, left out.
 type Stats struct {
 	Units, Skipped, Lines, Bytes, Events, Errors, Unknown, Unreadable, Ignored int64
+	// Apply is the time spent in the one ordered step (records applied to
+	// their emitters, Prepare): the serial part of the run, whose share of
+	// the CPU bounds how far the run scales with cores.
+	Apply time.Duration
 }
 
 // ErrData is returned under Strict when a data error ended the run.
@@ -162,7 +167,8 @@ func Run(ctx context.Context, cfg Config, src Source, out Output, diag io.Writer
 	g, gctx := errgroup.WithContext(ctx)
 	read := feed(g, gctx, src, n)
 	decoded := Map(gctx, read, n, decodeBatch)
-	applied := applyInOrder(g, gctx, decoded, cfg.Prepare, n)
+	var serial time.Duration // written by the apply step, read after Wait
+	applied := applyInOrder(g, gctx, decoded, cfg.Prepare, n, &serial)
 	encoded := Map(gctx, applied, n, func(b *Batch) *Batch {
 		transform(b, cfg.Transform)
 		out.Encode(b)
@@ -171,7 +177,7 @@ func Run(ctx context.Context, cfg Config, src Source, out Output, diag io.Writer
 	w := &writer{cfg: cfg, src: src, out: out, diag: diag, warned: map[string]bool{}}
 	g.Go(func() error { return w.run(gctx, encoded) })
 	err := g.Wait()
-	w.st.Skipped = src.Skipped()
+	w.st.Skipped, w.st.Apply = src.Skipped(), serial
 	return w.st, err
 }
 
@@ -209,16 +215,19 @@ func feed(g *errgroup.Group, ctx context.Context, src Source, n int) <-chan *Bat
 }
 
 // applyInOrder is the one ordered step: each decoded batch's records
-// applied to its unit's emitter, then prepare, in input order.
-func applyInOrder(g *errgroup.Group, ctx context.Context, decoded <-chan *Batch, prepare func([]agt.Event), n int) <-chan *Batch {
+// applied to its unit's emitter, then prepare, in input order. The time
+// it spends on them is added to serial (two clock reads a batch).
+func applyInOrder(g *errgroup.Group, ctx context.Context, decoded <-chan *Batch, prepare func([]agt.Event), n int, serial *time.Duration) <-chan *Batch {
 	applied := make(chan *Batch, n)
 	g.Go(func() error {
 		defer close(applied)
 		for b := range decoded {
+			t := time.Now()
 			apply(b)
 			if prepare != nil {
 				prepare(b.events)
 			}
+			*serial += time.Since(t)
 			select {
 			case applied <- b:
 			case <-ctx.Done():
