@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -25,6 +26,9 @@ type FolderConfig struct {
 	Force bool
 	// UnitKey names the unit a path belongs to (provider.UnitKey).
 	UnitKey func(path string) string
+	// Writers is the number of encoding workers of the run (0: one per
+	// core): the folder writes as many files at once, within bounds.
+	Writers int
 	// List is the inputs an archive holds (stage.Expand with the
 	// registry's claim), for inputs recalled from archives.
 	List func(archive string) []stage.Input
@@ -68,7 +72,7 @@ func OpenFolder(root string, cfg FolderConfig) (f *Folder, err error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := OpenDir(root, cfg.StreamLog, ix)
+	d, err := openDir(root, cfg.StreamLog, ix, writers(cfg.Writers))
 	if err != nil {
 		ix.Close()
 		return nil, err
@@ -79,6 +83,16 @@ func OpenFolder(root string, cfg FolderConfig) (f *Folder, err error) {
 	f.wrap, f.failed = watchReads(f.groups.unit)
 	d.Failed = f.failed
 	return f, nil
+}
+
+// writers is the number of file writers of a run of n encoding workers
+// (0: GOMAXPROCS): as many, no fewer than OpenDir's, no more than
+// maxDirWriters.
+func writers(n int) int {
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	return min(max(n, dirWriters), maxDirWriters)
 }
 
 // SetWarn sends the folder's warnings (a name taken by another session)

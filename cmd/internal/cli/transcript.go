@@ -182,7 +182,7 @@ func runTranscriptFolder(o *transcriptOpts) error {
 		return err
 	}
 	inputs := outsideOf(c, io, out, o.inputs)
-	fc := transcript.FolderConfig{StreamLog: o.mode, Salt: runSalt(c, o.mode, o.n), Force: c.Bool("force"), UnitKey: provider.UnitKey,
+	fc := transcript.FolderConfig{StreamLog: o.mode, Salt: runSalt(c, o.mode, o.n), Force: c.Bool("force"), UnitKey: provider.UnitKey, Writers: cfg.Workers,
 		List: func(archive string) []stage.Input {
 			listed, _ := stage.Expand([]string{archive}, nil, provider.Claim)
 			return listed
