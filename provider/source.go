@@ -443,7 +443,7 @@ func (f *fileRead) batches(roots map[string]string, flush func(*stage.Batch) err
 		b.Add(br, lines, maxLine)
 		if first {
 			var h headEnd
-			switch rerr, h = f.head(b, rerr, roots); h {
+			switch h, rerr = f.head(b, rerr, roots); h {
 			case notLog:
 				return flush(b)
 			case leftOut:
@@ -486,7 +486,7 @@ func (f *fileRead) readErr(b *stage.Batch, rerr error) *agt.Diag {
 // detects the unit's provider and format from it when this file is the
 // unit's first (or none was found before), or tells that the file ends
 // there.
-func (f *fileRead) head(b *stage.Batch, rerr error, roots map[string]string) (error, headEnd) {
+func (f *fileRead) head(b *stage.Batch, rerr error, roots map[string]string) (headEnd, error) {
 	br, cfg, u, in := f.br, f.s.cfg, f.u, f.in
 	// a stream's first lines may come one by one, and an input's first
 	// lines may all be longer than --max-line (an OpenCode database's
@@ -501,7 +501,7 @@ func (f *fileRead) head(b *stage.Batch, rerr error, roots map[string]string) (er
 		b.Lines[0] = bytes.TrimPrefix(b.Lines[0], []byte("\ufeff"))
 	}
 	if f.i != 0 && u.Parser != nil {
-		return rerr, isLog
+		return isLog, rerr
 	}
 	var head agt.Head
 	if head, rerr = readHead(br, b, rerr, cfg.MaxDoc); head.Doc != nil && rerr == nil {
@@ -510,16 +510,16 @@ func (f *fileRead) head(b *stage.Batch, rerr error, roots map[string]string) (er
 	if why := notALog(in, head, f.s.forced, cfg.NotLog); why != "" {
 		// one line, no event: nothing of it is a record
 		b.Lines, b.Bad, b.Diags = nil, nil, append(b.Diags, agt.Diag{Src: agt.Src{Path: in.Path}, Text: why, IO: true})
-		return rerr, notLog
+		return notLog, rerr
 	}
 	if in.Walk != "" && (len(head.Lines) > 0 || head.Doc != nil) && !isEvents(head) && !recognised(head) && !(cfg.Opts.Usage && isTranscripts(head)) {
 		if !stage.Document(in.Path) {
 			f.s.ign.add(in) // a walked file of no agent: left out
 		} // a document (README.md) is left out silently
-		return rerr, leftOut
+		return leftOut, rerr
 	}
 	f.start(b, head, rerr, roots)
-	return rerr, isLog
+	return isLog, rerr
 }
 
 // headEnd is what the head of a file tells of the rest of it.
