@@ -12,6 +12,7 @@ import (
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/stage"
+	"golang.org/x/sync/errgroup"
 )
 
 // FollowSource is the source of a run (see Run) that reads like Parse,
@@ -46,100 +47,120 @@ func FollowSource(ctx context.Context, cfg Config, fl *stage.Follower, roots []s
 		fctx, stop := fl.Start(ctx)
 		defer stop()
 		defer context.AfterFunc(rctx, stop)() // a failed run (stdout closed) stops following
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		var first error
-		run := func(read func() error) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if err := read(); err != nil && !(errors.Is(err, context.Canceled) && fctx.Err() != nil) {
-					mu.Lock()
-					if first == nil {
-						first = err
-					}
-					mu.Unlock()
-				}
-			}()
-		}
-		lives := newLiveUnits(s, out)
-		open := func(in stage.Input) stage.Input {
-			path := in.Path
-			in.Open = func() (io.ReadCloser, error) { return fl.Open(fctx, path) }
-			return in
-		}
-		start := func(lu *liveUnit, i int, in stage.Input) {
-			run(func() error { return lives.read(rctx, lu, i, in) })
-		}
-		var followed, docs, once []stage.Input
-		var past int64
-		for _, in := range inputs {
-			if in.File && stage.Followable(in.Path) {
-				fl.Mark(in.Path)
-				past += fl.Backlog(in.Path) // --from-end: what it holds now is the past
-				followed = append(followed, open(in))
-			} else if in.File && stage.JSONDocument(in.Path) && UnitKey(in.Path) == in.Path {
-				fl.Mark(in.Path)
-				docs = append(docs, in)
-			} else {
-				fl.Before(in.Path)
-				once = append(once, in)
-			}
-		}
-		if fl.FromEnd && !cfg.Quiet {
-			files := "files"
-			if len(followed) == 1 {
-				files = "file"
-			}
-			fmt.Fprintf(s.diag, "--from-end: %d lines already in %d %s, read for the totals, not shown\n", past, len(followed), files)
-		}
-		// the files of one session are one unit, read side by side: a
-		// session and its subagent files are one session while followed,
-		// as when read whole
-		for _, u := range lives.group(Units(followed)) {
-			lu := lives.add(u)
-			for i, in := range u.Files {
-				start(lu, i, in)
-			}
-		}
-		found := func(ins []stage.Input) {
-			// a session's main file before its members (a folder is
-			// walked before the file of its name: <session>/subagents/
-			// before <session>.jsonl), each joined now when it holds
-			// something, else once it does (its head tells its session)
-			for _, in := range lives.mainsFirst(ins) {
-				in := open(in)
-				if st, err := os.Stat(in.Path); err == nil && st.Size() > 0 {
-					lu, i := lives.join(in)
-					run(func() error { return lives.read(rctx, lu, i, in) })
-					continue
-				}
-				run(func() error {
-					fl.Written(fctx, in.Path)
-					lu, i := lives.join(in)
-					return lives.read(rctx, lu, i, in)
-				})
-			}
-		}
-		for _, in := range docs {
-			run(func() error { return s.followDoc(rctx, fctx, fl, in, out) })
-		}
-		if len(once) > 0 {
-			if note := onceNote(once); note != "" && !cfg.Quiet {
-				fmt.Fprintln(s.diag, note)
-			}
-			// read whole, unless interrupted: the idle timeout waits for them
-			run(func() error { return s.readAll(rctx, ctx.Done(), out, once) })
-		}
-		fl.Watch(fctx, roots, Claim, found)
-		if err := lives.watched(rctx); err != nil {
-			wg.Wait()
-			return err
-		}
-		wg.Wait()
-		return first
+		r := &followRun{s: s, fl: fl, ctx: ctx, rctx: rctx, fctx: fctx, out: out, lives: newLiveUnits(s, out)}
+		return r.run(roots, inputs)
 	}
 	return s, nil
+}
+
+// followRun is one followed run's reading (FollowSource): ctx is the
+// caller's (an interrupt), rctx the run's (a failure), fctx following's;
+// each file and document is read on a goroutine of g.
+type followRun struct {
+	s               *Source
+	fl              *stage.Follower
+	ctx, rctx, fctx context.Context
+	out             chan<- *stage.Batch
+	lives           *liveUnits
+	g               errgroup.Group
+}
+
+// run reads the inputs, then the files that appear under roots, until
+// following ends; the first read error is its error.
+func (r *followRun) run(roots []string, inputs []stage.Input) error {
+	followed, docs, once := r.sort(inputs)
+	// the files of one session are one unit, read side by side: a session
+	// and its subagent files are one session while followed, as when read
+	// whole
+	for _, u := range r.lives.group(Units(followed)) {
+		lu := r.lives.add(u)
+		for i, in := range u.Files {
+			r.spawn(func() error { return r.lives.read(r.rctx, lu, i, in) })
+		}
+	}
+	for _, in := range docs {
+		r.spawn(func() error { return r.s.followDoc(r.rctx, r.fctx, r.fl, in, r.out) })
+	}
+	if len(once) > 0 {
+		if note := onceNote(once); note != "" && !r.s.cfg.Quiet {
+			fmt.Fprintln(r.s.diag, note)
+		}
+		// read whole, unless interrupted: the idle timeout waits for them
+		r.spawn(func() error { return r.s.readAll(r.rctx, r.ctx.Done(), r.out, once) })
+	}
+	r.fl.Watch(r.fctx, roots, Claim, r.found)
+	if err := r.lives.watched(r.rctx); err != nil {
+		r.g.Wait()
+		return err
+	}
+	return r.g.Wait()
+}
+
+// spawn runs read on a goroutine of its own; its error, unless it is the
+// end of following, is the run's.
+func (r *followRun) spawn(read func() error) {
+	r.g.Go(func() error {
+		if err := read(); err != nil && !(errors.Is(err, context.Canceled) && r.fctx.Err() != nil) {
+			return err
+		}
+		return nil
+	})
+}
+
+// sort parts the inputs into the files followed, the JSON documents
+// followed (read again whole when they change) and the inputs read once;
+// with --from-end, it says how many lines the followed files held.
+func (r *followRun) sort(inputs []stage.Input) (followed, docs, once []stage.Input) {
+	fl := r.fl
+	var past int64
+	for _, in := range inputs {
+		if in.File && stage.Followable(in.Path) {
+			fl.Mark(in.Path)
+			past += fl.Backlog(in.Path) // --from-end: what it holds now is the past
+			followed = append(followed, r.open(in))
+		} else if in.File && stage.JSONDocument(in.Path) && UnitKey(in.Path) == in.Path {
+			fl.Mark(in.Path)
+			docs = append(docs, in)
+		} else {
+			fl.Before(in.Path)
+			once = append(once, in)
+		}
+	}
+	if fl.FromEnd && !r.s.cfg.Quiet {
+		files := "files"
+		if len(followed) == 1 {
+			files = "file"
+		}
+		fmt.Fprintf(r.s.diag, "--from-end: %d lines already in %d %s, read for the totals, not shown\n", past, len(followed), files)
+	}
+	return followed, docs, once
+}
+
+// open makes in read through the follower (a file followed as it grows).
+func (r *followRun) open(in stage.Input) stage.Input {
+	path := in.Path
+	in.Open = func() (io.ReadCloser, error) { return r.fl.Open(r.fctx, path) }
+	return in
+}
+
+// found reads the files Watch found: a session's main file before its
+// members (a folder is walked before the file of its name:
+// <session>/subagents/ before <session>.jsonl), each joined now when it
+// holds something, else once it does (its head tells its session).
+func (r *followRun) found(ins []stage.Input) {
+	for _, in := range r.lives.mainsFirst(ins) {
+		in := r.open(in)
+		if st, err := os.Stat(in.Path); err == nil && st.Size() > 0 {
+			lu, i := r.lives.join(in)
+			r.spawn(func() error { return r.lives.read(r.rctx, lu, i, in) })
+			continue
+		}
+		r.spawn(func() error {
+			r.fl.Written(r.fctx, in.Path)
+			lu, i := r.lives.join(in)
+			return r.lives.read(r.rctx, lu, i, in)
+		})
+	}
 }
 
 // syncWriter serializes the writes of the readers' notes and the run's

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"os"
 	"path"
 	"slices"
@@ -85,14 +86,30 @@ type group struct {
 // The pre-pass holds one small record per unit; reading a head costs an
 // open and one block.
 func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*stage.Unit) []group {
-	type ident struct {
-		key     string // provider NUL native session; "" unknown
-		lineage string // provider NUL lineage; "" none
-		member  bool
-		size    int64
-		dir     string
+	gr := &grouping{cfg: cfg, forced: forced, units: units, ids: identifyUnits(ctx, cfg, forced, units),
+		same: map[string]string{}, groups: map[string]int{}}
+	gr.joinLineages()
+	gr.place()
+	gr.order()
+	if cfg.Recall != nil {
+		gr.recall()
 	}
-	ids := make([]ident, len(units))
+	return gr.result()
+}
+
+// unitIdent is what the pre-pass knows of a unit from the head of its
+// first file.
+type unitIdent struct {
+	key     string // provider NUL native session; "" unknown
+	lineage string // provider NUL lineage; "" none
+	member  bool
+	size    int64
+	dir     string
+}
+
+// identifyUnits reads the head of each unit's first file (until ctx ends).
+func identifyUnits(ctx context.Context, cfg Config, forced Provider, units []*stage.Unit) []unitIdent {
+	ids := make([]unitIdent, len(units))
 	for i, u := range units {
 		if ctx.Err() != nil {
 			break
@@ -106,21 +123,49 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*stage
 		if h.session == "" {
 			continue
 		}
-		ids[i] = ident{key: h.prov + "\x00" + h.session, member: h.member, size: size, dir: path.Dir(in.Path)}
+		ids[i] = unitIdent{key: h.prov + "\x00" + h.session, member: h.member, size: size, dir: path.Dir(in.Path)}
 		if h.lineage != "" && !h.member {
 			ids[i].lineage = h.prov + "\x00" + h.lineage
 		}
 	}
-	// sessions of one lineage share the key of the first one met
-	same := map[string]string{} // session key → the key of its group, when another
-	find := func(k string) string {
-		for same[k] != "" {
-			k = same[k]
-		}
-		return k
+	return ids
+}
+
+// grouping is groupUnits' work: the units, what their heads tell, and the
+// groups made of them so far.
+type grouping struct {
+	cfg    Config
+	forced Provider
+	units  []*stage.Unit
+	ids    []unitIdent       // of units, by index
+	same   map[string]string // session key → the key of its group, when another
+	groups map[string]int    // key → index in out
+	out    [][]*stage.Unit
+	last   []int // the index of the last input of each group
+	pos    map[*stage.Unit]int
+	// sessions: of each session key (a main unit's), its largest copy's
+	// size and its first unit
+	sessions map[string]sess
+}
+
+type sess struct {
+	size  int64 // of its largest main copy
+	first int   // the index of its first unit
+}
+
+// find is the key of the group of the session key k.
+func (gr *grouping) find(k string) string {
+	for gr.same[k] != "" {
+		k = gr.same[k]
 	}
+	return k
+}
+
+// joinLineages makes the sessions of one lineage share the key of the
+// first one met.
+func (gr *grouping) joinLineages() {
 	lineages := map[string]string{} // lineage → the first session key met
-	for _, id := range ids {
+	for _, id := range gr.ids {
 		if id.lineage == "" {
 			continue
 		}
@@ -129,151 +174,170 @@ func groupUnits(ctx context.Context, cfg Config, forced Provider, units []*stage
 			lineages[id.lineage] = id.key
 			continue
 		}
-		if a, b := find(first), find(id.key); a != b {
-			same[b] = a
+		if a, b := gr.find(first), gr.find(id.key); a != b {
+			gr.same[b] = a
 		}
 	}
-	groups := map[string]int{} // key → index in out
-	var out [][]*stage.Unit
-	var last []int // the index of the last input of each group
-	join := func(key string, u *stage.Unit, i int) {
-		key = find(key)
-		if g, ok := groups[key]; ok && key != "" {
-			out[g], last[g] = append(out[g], u), max(last[g], i)
-			return
-		}
-		groups[key] = len(out)
-		out, last = append(out, []*stage.Unit{u}), append(last, i)
+}
+
+// join adds u, the i-th unit (nil: only its place), to the group of key.
+func (gr *grouping) join(key string, u *stage.Unit, i int) {
+	key = gr.find(key)
+	if g, ok := gr.groups[key]; ok && key != "" {
+		gr.out[g], gr.last[g] = append(gr.out[g], u), max(gr.last[g], i)
+		return
 	}
+	gr.groups[key] = len(gr.out)
+	gr.out, gr.last = append(gr.out, []*stage.Unit{u}), append(gr.last, i)
+}
+
+// place puts each unit in its group, a member file into the unit of its
+// session's main file (see groupUnits).
+func (gr *grouping) place() {
 	mains := map[string][]int{} // key → main units, in order
-	for i := range units {
-		if ids[i].key != "" && !ids[i].member {
-			mains[ids[i].key] = append(mains[ids[i].key], i)
+	for i := range gr.units {
+		if gr.ids[i].key != "" && !gr.ids[i].member {
+			mains[gr.ids[i].key] = append(mains[gr.ids[i].key], i)
 		}
 	}
 	var members []int
-	for i, u := range units {
-		switch id := ids[i]; {
+	for i, u := range gr.units {
+		switch id := gr.ids[i]; {
 		case id.key == "":
-			join("", u, i)
+			gr.join("", u, i)
 		case id.member:
 			if len(mains[id.key]) == 0 { // alone: a group with its copies
-				join(id.key+"\x00"+path.Base(u.Files[0].Path), u, i)
+				gr.join(id.key+"\x00"+path.Base(u.Files[0].Path), u, i)
 			} else {
-				join(id.key, nil, i) // counts for the group's place
+				gr.join(id.key, nil, i) // counts for the group's place
 				members = append(members, i)
 			}
 		default:
-			join(id.key, u, i)
+			gr.join(id.key, u, i)
 		}
 	}
 	for _, i := range members { // into the unit of the main file beside it
-		id, u := ids[i], units[i]
-		into, base := -1, path.Base(u.Files[0].Path)
-		for _, m := range mains[id.key] { // the main file beside it, else the first that can take it
-			if !hasBase(units[m], base) && (into < 0 || ids[m].dir == id.dir) {
-				into = m
-				if ids[m].dir == id.dir {
-					break
-				}
-			}
-		}
-		if into >= 0 {
-			units[into].Files = append(units[into].Files, u.Files...)
+		if into := gr.mainFor(i, mains[gr.ids[i].key]); into >= 0 {
+			gr.units[into].Files = append(gr.units[into].Files, gr.units[i].Files...)
 		} else {
-			join(id.key, u, i)
+			gr.join(gr.ids[i].key, gr.units[i], i)
 		}
 	}
-	for gi, g := range out {
-		kept := g[:0]
+	for gi, g := range gr.out {
+		gr.out[gi] = slices.DeleteFunc(g, func(u *stage.Unit) bool { return u == nil })
+	}
+}
+
+// mainFor is the main unit among mains that the member unit i joins: the
+// main file beside it, else the first that can take it; -1 none.
+func (gr *grouping) mainFor(i int, mains []int) int {
+	id := gr.ids[i]
+	into, base := -1, path.Base(gr.units[i].Files[0].Path)
+	for _, m := range mains {
+		if !hasBase(gr.units[m], base) && (into < 0 || gr.ids[m].dir == id.dir) {
+			into = m
+			if gr.ids[m].dir == id.dir {
+				break
+			}
+		}
+	}
+	return into
+}
+
+// order sorts each group: the original session first (its largest copy
+// the smallest), each session's copies together, the largest first;
+// member units after the main ones.
+func (gr *grouping) order() {
+	gr.pos = map[*stage.Unit]int{}
+	for i, u := range gr.units {
+		gr.pos[u] = i
+	}
+	gr.sessions = map[string]sess{}
+	for i := len(gr.ids) - 1; i >= 0; i-- {
+		if id := gr.ids[i]; id.key != "" && !id.member {
+			s := gr.sessions[id.key]
+			gr.sessions[id.key] = sess{size: max(s.size, id.size), first: i}
+		}
+	}
+	for _, g := range gr.out {
+		gr.orderGroup(g)
+	}
+}
+
+// orderGroup sorts the units of one group (see order).
+func (gr *grouping) orderGroup(g []*stage.Unit) {
+	if len(g) < 2 {
+		return
+	}
+	sort.SliceStable(g, func(a, b int) bool {
+		ia, ib := gr.ids[gr.pos[g[a]]], gr.ids[gr.pos[g[b]]]
+		if ia.member != ib.member {
+			return !ia.member
+		}
+		if ia.key != ib.key && !ia.member {
+			sa, sb := gr.sessions[ia.key], gr.sessions[ib.key]
+			if sa.size != sb.size {
+				return sa.size < sb.size
+			}
+			return sa.first < sb.first
+		}
+		return ia.size > ib.size
+	})
+}
+
+// recall adds to each group the inputs an earlier run read its sessions
+// from (cfg.Recall).
+func (gr *grouping) recall() {
+	for gi, g := range gr.out {
+		var keys []string // the sessions of the group (a lineage holds several)
 		for _, u := range g {
-			if u != nil {
-				kept = append(kept, u)
+			if id := gr.ids[gr.pos[u]]; id.key != "" && !id.member && !slices.Contains(keys, id.key) {
+				keys = append(keys, id.key)
 			}
 		}
-		out[gi] = kept
-	}
-	// the original session first (its largest copy the smallest), each
-	// session's copies together, the largest first; member units after the
-	// main ones
-	pos := map[*stage.Unit]int{}
-	for i, u := range units {
-		pos[u] = i
-	}
-	type sess struct {
-		size  int64 // of its largest main copy
-		first int   // the index of its first unit
-	}
-	sessions := map[string]sess{}
-	for i := len(ids) - 1; i >= 0; i-- {
-		if id := ids[i]; id.key != "" && !id.member {
-			s := sessions[id.key]
-			sessions[id.key] = sess{size: max(s.size, id.size), first: i}
+		added := false
+		for _, key := range keys {
+			added = gr.recallSession(gi, key) || added
+		}
+		if added {
+			gr.orderGroup(gr.out[gi])
 		}
 	}
-	order := func(g []*stage.Unit) {
-		if len(g) > 1 {
-			sort.SliceStable(g, func(a, b int) bool {
-				ia, ib := ids[pos[g[a]]], ids[pos[g[b]]]
-				if ia.member != ib.member {
-					return !ia.member
-				}
-				if ia.key != ib.key && !ia.member {
-					sa, sb := sessions[ia.key], sessions[ib.key]
-					if sa.size != sb.size {
-						return sa.size < sb.size
-					}
-					return sa.first < sb.first
-				}
-				return ia.size > ib.size
-			})
-		}
+}
+
+// recallSession adds to the group gi the inputs an earlier run read the
+// session key from, and tells whether there were any.
+func (gr *grouping) recallSession(gi int, key string) (added bool) {
+	prov, native, _ := strings.Cut(key, "\x00")
+	var files []stage.Input
+	for _, u := range gr.out[gi] {
+		files = append(files, u.Files...)
 	}
-	for _, g := range out {
-		order(g)
+	for _, u := range recalled(gr.cfg, gr.forced, gr.out[gi], Units(gr.cfg.Recall(prov, native, files))) {
+		size, _ := reopenable(u.Files[0])
+		gr.pos[u] = len(gr.units)
+		gr.units, gr.ids = append(gr.units, u), append(gr.ids, unitIdent{key: key, size: size})
+		gr.out[gi], added = append(gr.out[gi], u), true
 	}
-	if cfg.Recall != nil { // the inputs an earlier run read a session from join its group
-		for gi, g := range out {
-			var keys []string // the sessions of the group (a lineage holds several)
-			for _, u := range g {
-				if id := ids[pos[u]]; id.key != "" && !id.member && !slices.Contains(keys, id.key) {
-					keys = append(keys, id.key)
-				}
-			}
-			added := false
-			for _, key := range keys {
-				prov, native, _ := strings.Cut(key, "\x00")
-				var files []stage.Input
-				for _, u := range out[gi] {
-					files = append(files, u.Files...)
-				}
-				for _, u := range recalled(cfg, forced, out[gi], Units(cfg.Recall(prov, native, files))) {
-					size, _ := reopenable(u.Files[0])
-					pos[u] = len(units)
-					units, ids = append(units, u), append(ids, ident{key: key, size: size})
-					out[gi], added = append(out[gi], u), true
-				}
-			}
-			if added {
-				order(out[gi])
-			}
-		}
-	}
-	groupsOut := make([]group, len(out))
-	for gi, g := range out {
+	return added
+}
+
+// result is the groups in the order of their last inputs: the members of
+// an archive (a backup), which come after the files they copy, are then
+// read in archive order, without going back in it.
+func (gr *grouping) result() []group {
+	groupsOut := make([]group, len(gr.out))
+	for gi, g := range gr.out {
 		groupsOut[gi] = group{units: g, roots: roots(g, func(u *stage.Unit) (string, bool) {
-			id := ids[pos[u]]
+			id := gr.ids[gr.pos[u]]
 			return id.key, id.member
-		}), told: len(g) > 0 && ids[pos[g[0]]].key != ""}
+		}), told: len(g) > 0 && gr.ids[gr.pos[g[0]]].key != ""}
 	}
-	// groups in the order of their last inputs: the members of an archive
-	// (a backup), which come after the files they copy, are then read in
-	// archive order, without going back in it
-	seq := make([]int, len(out))
+	seq := make([]int, len(gr.out))
 	for i := range seq {
 		seq[i] = i
 	}
-	sort.SliceStable(seq, func(a, b int) bool { return last[seq[a]] < last[seq[b]] })
+	sort.SliceStable(seq, func(a, b int) bool { return gr.last[seq[a]] < gr.last[seq[b]] })
 	var kept []group
 	for _, gi := range seq {
 		if len(groupsOut[gi].units) > 0 {
@@ -367,39 +431,9 @@ func identify(cfg Config, forced Provider, in stage.Input) (id identity) {
 		return identity{}
 	}
 	defer rc.Close()
-	br := stage.NewBlockReader(rc)
-	br.SetLimit(cfg.MaxLine, agt.MaxLineText)
-	lines, _ := br.Next(firstBlock)
-	long := map[int]bool{}
-	for _, l := range br.Long() {
-		long[l.Index] = true
-	}
-	var h agt.Head
-	for i, line := range lines {
-		if i == 0 {
-			line = bytes.TrimPrefix(line, []byte("\ufeff"))
-		}
-		t := stage.TrimSpace(line)
-		if len(t) == 0 || long[i] {
-			continue
-		}
-		if !agt.API.Valid(t) {
-			if len(h.Lines) > 0 || (t[0] != '{' && t[0] != '[') { // not JSON: not told
-				return identity{}
-			}
-			// a whole document: its first block, for the providers that
-			// can tell its session from its beginning
-			block := bytes.Join(lines[i:], []byte("\n"))
-			prov, session, member := identifyDoc(forced, block)
-			if session == "" { // its copies have the same beginning
-				sum := sha256.Sum256(block)
-				return identity{session: "document " + hex.EncodeToString(sum[:16])}
-			}
-			return identity{prov: prov, session: session, member: member}
-		}
-		if h.Lines = append(h.Lines, t); len(h.Lines) == headLines {
-			break
-		}
+	h, told, done := identifyHead(cfg, forced, rc)
+	if done {
+		return told
 	}
 	if len(h.Lines) == 0 || isEvents(h) {
 		return identity{}
@@ -424,6 +458,46 @@ func identify(cfg Config, forced Provider, in stage.Input) (id identity) {
 	}
 	id.session = headSession(cfg, p, format, h)
 	return id
+}
+
+// identifyHead reads the first non-blank lines of an input (long lines
+// left out) for identify. done tells that they already tell its identity
+// (told): lines not JSON (none), or a whole document (see identifyDoc).
+func identifyHead(cfg Config, forced Provider, rc io.Reader) (h agt.Head, told identity, done bool) {
+	br := stage.NewBlockReader(rc)
+	br.SetLimit(cfg.MaxLine, agt.MaxLineText)
+	lines, _ := br.Next(firstBlock)
+	long := map[int]bool{}
+	for _, l := range br.Long() {
+		long[l.Index] = true
+	}
+	for i, line := range lines {
+		if i == 0 {
+			line = bytes.TrimPrefix(line, []byte("\ufeff"))
+		}
+		t := stage.TrimSpace(line)
+		if len(t) == 0 || long[i] {
+			continue
+		}
+		if !agt.API.Valid(t) {
+			if len(h.Lines) > 0 || (t[0] != '{' && t[0] != '[') { // not JSON: not told
+				return h, identity{}, true
+			}
+			// a whole document: its first block, for the providers that
+			// can tell its session from its beginning
+			block := bytes.Join(lines[i:], []byte("\n"))
+			prov, session, member := identifyDoc(forced, block)
+			if session == "" { // its copies have the same beginning
+				sum := sha256.Sum256(block)
+				return h, identity{session: "document " + hex.EncodeToString(sum[:16])}, true
+			}
+			return h, identity{prov: prov, session: session, member: member}, true
+		}
+		if h.Lines = append(h.Lines, t); len(h.Lines) == headLines {
+			break
+		}
+	}
+	return h, identity{}, false
 }
 
 // headSession runs a provider's parser over the head lines and returns the

@@ -183,16 +183,9 @@ func (s *Source) readAll(ctx context.Context, stop <-chan struct{}, out chan<- *
 		if stopped(stop) && !fromStdin(g.units...) { // stdin may be a pipe, read to its end (stage.WithDrainStop)
 			continue
 		}
-		if cfg.Skip != nil {
-			var files []stage.Input
-			for _, u := range g.units {
-				files = append(files, u.Files...)
-			}
-			if cfg.Skip(UnitKey(agt.PathText(g.units[0].Files[0].Path)), files) { // the group as events name it (src.path of its first unit)
-				s.skipped.Add(int64(len(g.units)))
-				rc = nil
-				continue
-			}
+		if s.skip(g) {
+			rc = nil
+			continue
 		}
 		// an untold unit may be a copy of the group before it, or have a
 		// copy in the group after it
@@ -216,6 +209,23 @@ func (s *Source) readAll(ctx context.Context, stop <-chan struct{}, out chan<- *
 		}
 	}
 	return nil
+}
+
+// skip tells whether cfg.Skip leaves the group g out (its output is up to
+// date), and counts its units then.
+func (s *Source) skip(g group) bool {
+	if s.cfg.Skip == nil {
+		return false
+	}
+	var files []stage.Input
+	for _, u := range g.units {
+		files = append(files, u.Files...)
+	}
+	if !s.cfg.Skip(UnitKey(agt.PathText(g.units[0].Files[0].Path)), files) { // the group as events name it (src.path of its first unit)
+		return false
+	}
+	s.skipped.Add(int64(len(g.units)))
+	return true
 }
 
 // fromStdin tells whether one of the units reads standard input.
@@ -346,122 +356,182 @@ func (s *Source) readUnit(ctx context.Context, stop <-chan struct{}, u *stage.Un
 // readFile reads in, the i-th file of the unit u (see readUnit), and hands
 // its batches to flush, and to push too once a stream's batch is to go on
 // at once. end tells that the unit's files are not read further (stop).
+// Its steps: open, then the batch loop, whose first batch holds the head
+// that detects the provider and format (see fileRead.head).
 func (s *Source) readFile(ctx context.Context, stop <-chan struct{}, u *stage.Unit, i int, in stage.Input, roots map[string]string,
 	flush func(*stage.Batch) error, push func() error) (end bool, err error) {
-	cfg, ign := s.cfg, &s.ign
 	if stopped(stop) && in.Path != stage.StdinPath {
 		return true, nil
 	}
 	if in.Walk != "" && stage.Store(in.Path) && !in.Store {
-		ign.add(in) // a database no provider claimed
+		s.ign.add(in) // a database no provider claimed
 		return false, nil
 	}
+	f, end, err := s.open(ctx, stop, u, i, in, flush)
+	if f == nil {
+		return end, err
+	}
+	defer f.close()
+	return false, f.batches(roots, flush, push)
+}
+
+// fileRead is one file of a unit being read (see readFile).
+type fileRead struct {
+	s    *Source
+	u    *stage.Unit
+	i    int // the file's index in u.Files
+	in   stage.Input
+	rc   io.ReadCloser
+	br   *stage.BlockReader
+	stop <-chan struct{} // the unit's stop: for a pipe, its end (stage.WithDrainStop)
+}
+
+// open opens in for reading; a file that cannot be opened is one
+// diagnostic, handed to flush, and no fileRead. end tells that the unit
+// is not read further (stopped before its read).
+func (s *Source) open(ctx context.Context, stop <-chan struct{}, u *stage.Unit, i int, in stage.Input, flush func(*stage.Batch) error) (f *fileRead, end bool, err error) {
 	rc, err := in.Open()
 	if err != nil {
-		if err := flush(&stage.Batch{Unit: u, Path: in.Path, Diags: []agt.Diag{{Src: agt.Src{Path: in.Path}, Text: "unreadable: " + err.Error(), IO: true}}}); err != nil {
-			return false, err
-		}
-		return false, nil
+		return nil, false, flush(&stage.Batch{Unit: u, Path: in.Path, Diags: []agt.Diag{{Src: agt.Src{Path: in.Path}, Text: "unreadable: " + err.Error(), IO: true}}})
 	}
 	br := stage.NewBlockReader(rc)
-	br.SetLimit(cfg.MaxLine, agt.MaxLineText)
+	br.SetLimit(s.cfg.MaxLine, agt.MaxLineText)
 	unitStop := stop
 	if d := stage.DrainStop(ctx); d != nil && stage.Drains(rc) {
 		unitStop = d // a pipe is read to its end after an interrupt (stage.WithDrainStop)
 	} else if stopped(stop) { // stdin from a file or a terminal, interrupted before its read
 		rc.Close()
-		return true, nil
+		return nil, true, nil
 	}
 	br.StopOn(unitStop)
 	br.SetStream(stage.IsStream(rc))
+	return &fileRead{s: s, u: u, i: i, in: in, rc: rc, br: br, stop: unitStop}, false, nil
+}
+
+func (f *fileRead) close() {
+	f.br.Close()
+	f.rc.Close()
+}
+
+// batches is the batch loop: blocks of lines read and handed to flush
+// until the file ends, a read fails or the unit stops.
+func (f *fileRead) batches(roots map[string]string, flush func(*stage.Batch) error, push func() error) error {
+	br, maxLine := f.br, f.s.cfg.MaxLine
 	size := firstBlock
 	for first := true; ; first = false {
 		lines, rerr := br.Next(size)
 		size = batchBytes
-		b := &stage.Batch{Unit: u, Path: in.Path, First: br.Line() - int64(len(lines)) + 1}
-		b.Add(br, lines, cfg.MaxLine)
-		// a stream's first lines may come one by one, and an input's
-		// first lines may all be longer than --max-line (an OpenCode
-		// database's first session): the head is read until it tells
-		// the input's provider and format
-		for first && rerr == nil && !headReady(b) && (br.Stream() || onlyBad(b)) {
-			lines, rerr = br.Next(size)
-			b.Add(br, lines, cfg.MaxLine)
-		}
+		b := &stage.Batch{Unit: f.u, Path: f.in.Path, First: br.Line() - int64(len(lines)) + 1}
+		b.Add(br, lines, maxLine)
 		if first {
-			if len(b.Lines) > 0 && b.Bad[0] == nil { // a UTF-8 byte order mark is not content
-				b.Lines[0] = bytes.TrimPrefix(b.Lines[0], []byte("\ufeff"))
-			}
-			if i == 0 || u.Parser == nil {
-				var head agt.Head
-				if head, rerr = readHead(br, b, rerr, cfg.MaxDoc); head.Doc != nil && rerr == nil {
-					rerr = io.EOF // the document is the whole input
-				}
-				if why := notALog(in, head, s.forced, cfg.NotLog); why != "" {
-					// one line, no event: nothing of it is a record
-					b.Lines, b.Bad, b.Diags = nil, nil, append(b.Diags, agt.Diag{Src: agt.Src{Path: in.Path}, Text: why, IO: true})
-					if err := flush(b); err != nil {
-						br.Close()
-						rc.Close()
-						return false, err
-					}
-					break
-				}
-				if in.Walk != "" && (len(head.Lines) > 0 || head.Doc != nil) && !isEvents(head) && !recognised(head) && !(cfg.Opts.Usage && isTranscripts(head)) {
-					if !stage.Document(in.Path) {
-						ign.add(in) // a walked file of no agent: left out
-					} // a document (README.md) is left out silently
-					break
-				}
-				var big *docTooBig
-				if errors.As(rerr, &big) { // its error event only
-					u.Parser, u.Em = unclaimed{}, unclaimedEmitter(in.Path, cfg.Opts)
-				} else {
-					s.detect(u, in.Path, head, b)
-					for native, root := range roots { // sets a map: order does not matter
-						u.Em.Continues(native, root)
-					}
-				}
-				if m, ok := u.Parser.(Members); ok && i == 0 && len(u.Files) > 1 {
-					paths := make([]string, 0, len(u.Files)-1)
-					for _, f := range u.Files[1:] {
-						paths = append(paths, f.Path)
-					}
-					m.Members(paths)
-				}
+			var h headEnd
+			switch h, rerr = f.head(b, rerr, roots); h {
+			case notLog:
+				return flush(b)
+			case leftOut:
+				return nil
 			}
 		}
 		for _, l := range b.Lines {
 			b.Bytes += int64(len(l)) + 1
 		}
 		if rerr != nil && rerr != io.EOF {
-			src := agt.Src{Path: in.Path, Line: br.Stopped()}
-			if b.First == 0 { // in a document
-				src.Line = 0
-			}
-			var big *docTooBig
-			b.ReadErr = &agt.Diag{Src: src, Text: "unreadable: " + rerr.Error(), IO: true,
-				Said: errors.As(rerr, &big)} // its error event's line says it
+			b.ReadErr = f.readErr(b, rerr)
 		}
 		if err := flush(b); err != nil {
-			br.Close()
-			rc.Close()
-			return false, err
+			return err
 		}
-		if rerr != nil || stopped(unitStop) && !br.Stream() { // a stream stopped ends with what it read (StopOn)
-			break
+		if rerr != nil || stopped(f.stop) && !br.Stream() { // a stream stopped ends with what it read (StopOn)
+			return nil
 		}
 		if br.Stream() { // its lines go on now: the next may be long in coming
 			if err := push(); err != nil {
-				br.Close()
-				rc.Close()
-				return false, err
+				return err
 			}
 		}
 	}
-	br.Close()
-	rc.Close()
-	return false, nil
+}
+
+// readErr is the diagnostic of the read error that ended the file after
+// the batch b.
+func (f *fileRead) readErr(b *stage.Batch, rerr error) *agt.Diag {
+	src := agt.Src{Path: f.in.Path, Line: f.br.Stopped()}
+	if b.First == 0 { // in a document
+		src.Line = 0
+	}
+	var big *docTooBig
+	return &agt.Diag{Src: src, Text: "unreadable: " + rerr.Error(), IO: true,
+		Said: errors.As(rerr, &big)} // its error event's line says it
+}
+
+// head completes the first batch b until it holds the file's head, and
+// detects the unit's provider and format from it when this file is the
+// unit's first (or none was found before), or tells that the file ends
+// there.
+func (f *fileRead) head(b *stage.Batch, rerr error, roots map[string]string) (headEnd, error) {
+	br, cfg, u, in := f.br, f.s.cfg, f.u, f.in
+	// a stream's first lines may come one by one, and an input's first
+	// lines may all be longer than --max-line (an OpenCode database's
+	// first session): the head is read until it tells the input's
+	// provider and format
+	for rerr == nil && !headReady(b) && (br.Stream() || onlyBad(b)) {
+		var lines [][]byte
+		lines, rerr = br.Next(batchBytes)
+		b.Add(br, lines, cfg.MaxLine)
+	}
+	if len(b.Lines) > 0 && b.Bad[0] == nil { // a UTF-8 byte order mark is not content
+		b.Lines[0] = bytes.TrimPrefix(b.Lines[0], []byte("\ufeff"))
+	}
+	if f.i != 0 && u.Parser != nil {
+		return isLog, rerr
+	}
+	var head agt.Head
+	if head, rerr = readHead(br, b, rerr, cfg.MaxDoc); head.Doc != nil && rerr == nil {
+		rerr = io.EOF // the document is the whole input
+	}
+	if why := notALog(in, head, f.s.forced, cfg.NotLog); why != "" {
+		// one line, no event: nothing of it is a record
+		b.Lines, b.Bad, b.Diags = nil, nil, append(b.Diags, agt.Diag{Src: agt.Src{Path: in.Path}, Text: why, IO: true})
+		return notLog, rerr
+	}
+	if in.Walk != "" && (len(head.Lines) > 0 || head.Doc != nil) && !isEvents(head) && !recognised(head) && !(cfg.Opts.Usage && isTranscripts(head)) {
+		if !stage.Document(in.Path) {
+			f.s.ign.add(in) // a walked file of no agent: left out
+		} // a document (README.md) is left out silently
+		return leftOut, rerr
+	}
+	f.start(b, head, rerr, roots)
+	return isLog, rerr
+}
+
+// headEnd is what the head of a file tells of the rest of it.
+type headEnd int
+
+const (
+	isLog   headEnd = iota // read on
+	notLog                 // the batch holds the one line that says so, the file's only one
+	leftOut                // a walked file of no agent: no batch
+)
+
+// start sets the unit's parser and emitter from the head of its file.
+func (f *fileRead) start(b *stage.Batch, head agt.Head, rerr error, roots map[string]string) {
+	u := f.u
+	var big *docTooBig
+	if errors.As(rerr, &big) { // its error event only
+		u.Parser, u.Em = unclaimed{}, unclaimedEmitter(f.in.Path, f.s.cfg.Opts)
+	} else {
+		f.s.detect(u, f.in.Path, head, b)
+		for native, root := range roots { // sets a map: order does not matter
+			u.Em.Continues(native, root)
+		}
+	}
+	if m, ok := u.Parser.(Members); ok && f.i == 0 && len(u.Files) > 1 {
+		paths := make([]string, 0, len(u.Files)-1)
+		for _, file := range u.Files[1:] {
+			paths = append(paths, file.Path)
+		}
+		m.Members(paths)
+	}
 }
 
 // headReady tells whether the lines of a stream's first batch b are enough

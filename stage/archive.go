@@ -106,14 +106,7 @@ func zipInputs(p string, zr *zip.Reader, c io.Closer, limit int64, claim Claim) 
 	var mu sync.Mutex // zip.ReadCloser is shared by the members
 	for _, f := range zr.File {
 		isLink := f.Mode()&os.ModeSymlink != 0
-		link := ""
-		if isLink {
-			if rc, err := f.Open(); err == nil {
-				b, _ := io.ReadAll(io.LimitReader(rc, 4096))
-				rc.Close()
-				link = string(b)
-			}
-		}
+		link := zipLink(f)
 		if err := memberOK(p, f.Name, link, isLink); err != nil {
 			errs = append(errs, err)
 			continue
@@ -143,35 +136,56 @@ func zipInputs(p string, zr *zip.Reader, c io.Closer, limit int64, claim Claim) 
 			}
 			continue
 		}
-		switch k := archiveOf(f.Name); {
-		case k.box == tarBox: // a tar in the zip
-			inner := &tarStream{mu: new(sync.Mutex), name: name, codec: k.codec, limit: limit, cur: -1, open: open, claim: claim}
-			inner.mu.Lock()
-			in, e := inner.list(1)
-			inner.mu.Unlock()
-			ins, errs = append(ins, in...), append(errs, e...)
-		case k.box == zipBox:
-			errs = append(errs, &Refused{p, f.Name, "a zip inside a zip is not read (extract it first)"})
-		case k.codec != noCodec || walkable(f.Name):
-			c := k.codec
-			size := int64(f.UncompressedSize64)
-			if c != noCodec || size < 0 {
-				size = 0
-			}
-			ins = append(ins, Input{Path: name, Size: size, Open: func() (io.ReadCloser, error) {
-				rc, err := open()
-				if err != nil || c == noCodec {
-					return rc, err
-				}
-				return decompress(name, c, rc, limit)
-			}})
-		}
+		in, e := zipMember(p, f, name, open, limit, claim)
+		ins, errs = append(ins, in...), append(errs, e...)
 	}
 	ins, errs = st.claimAll(ins, errs)
 	if len(ins) == 0 && c != nil {
 		c.Close()
 	}
 	return ins, errs
+}
+
+// zipLink is the target of the zip member f when it is a link.
+func zipLink(f *zip.File) string {
+	if f.Mode()&os.ModeSymlink == 0 {
+		return ""
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return ""
+	}
+	b, _ := io.ReadAll(io.LimitReader(rc, 4096))
+	rc.Close()
+	return string(b)
+}
+
+// zipMember is the input of the member f of the zip p, named name and
+// opened by open: a file, a compressed file, or the members of a tar.
+func zipMember(p string, f *zip.File, name string, open func() (io.ReadCloser, error), limit int64, claim Claim) ([]Input, []error) {
+	switch k := archiveOf(f.Name); {
+	case k.box == tarBox: // a tar in the zip
+		inner := &tarStream{mu: new(sync.Mutex), name: name, codec: k.codec, limit: limit, cur: -1, open: open, claim: claim}
+		inner.mu.Lock()
+		defer inner.mu.Unlock()
+		return inner.list(1)
+	case k.box == zipBox:
+		return nil, []error{&Refused{p, f.Name, "a zip inside a zip is not read (extract it first)"}}
+	case k.codec != noCodec || walkable(f.Name):
+		c := k.codec
+		size := int64(f.UncompressedSize64)
+		if c != noCodec || size < 0 {
+			size = 0
+		}
+		return []Input{{Path: name, Size: size, Open: func() (io.ReadCloser, error) {
+			rc, err := open()
+			if err != nil || c == noCodec {
+				return rc, err
+			}
+			return decompress(name, c, rc, limit)
+		}}}, nil
+	}
+	return nil, nil
 }
 
 // tarInputs lists a tar's members in one pass. Members are then read from a
@@ -251,38 +265,46 @@ func (s *tarStream) list(depth int) ([]Input, []error) {
 			}
 			continue
 		}
-		switch k := archiveOf(h.Name); {
-		case k.box == tarBox:
-			if depth+1 >= MaxNesting {
-				errs = append(errs, &Refused{s.name, h.Name, fmt.Sprintf("archives nested more than %d deep are not read", MaxNesting)})
-				continue
-			}
-			inner := &tarStream{mu: s.mu, name: name, codec: k.codec, limit: s.limit, cur: -1, claim: s.claim,
-				open: func() (io.ReadCloser, error) { return s.at(idx) }}
-			in, e := inner.list(depth + 1)
-			if len(in) > 0 {
-				s.last = idx
-			}
-			ins, errs = append(ins, in...), append(errs, e...)
-		case k.box == zipBox:
-			errs = append(errs, &Refused{s.name, h.Name, "a zip inside a tar is not read (extract it first)"})
-		case k.codec != noCodec || walkable(h.Name):
-			s.last = idx
-			c := k.codec
-			size := h.Size
-			if c != noCodec {
-				size = 0
-			}
-			ins = append(ins, Input{Path: name, Size: size, Open: func() (io.ReadCloser, error) {
-				rc, err := s.member(idx)
-				if err != nil || c == noCodec {
-					return rc, err
-				}
-				return decompress(name, c, rc, s.limit)
-			}})
-		}
+		in, e := s.listMember(h, idx, name, depth)
+		ins, errs = append(ins, in...), append(errs, e...)
 	}
 	return st.claimAll(ins, errs)
+}
+
+// listMember is the input of the member idx of the stream (header h,
+// named name): a file, a compressed file, or the members of a tar in it
+// (depth: the stream's nesting).
+func (s *tarStream) listMember(h *tar.Header, idx int, name string, depth int) ([]Input, []error) {
+	switch k := archiveOf(h.Name); {
+	case k.box == tarBox:
+		if depth+1 >= MaxNesting {
+			return nil, []error{&Refused{s.name, h.Name, fmt.Sprintf("archives nested more than %d deep are not read", MaxNesting)}}
+		}
+		inner := &tarStream{mu: s.mu, name: name, codec: k.codec, limit: s.limit, cur: -1, claim: s.claim,
+			open: func() (io.ReadCloser, error) { return s.at(idx) }}
+		in, e := inner.list(depth + 1)
+		if len(in) > 0 {
+			s.last = idx
+		}
+		return in, e
+	case k.box == zipBox:
+		return nil, []error{&Refused{s.name, h.Name, "a zip inside a tar is not read (extract it first)"}}
+	case k.codec != noCodec || walkable(h.Name):
+		s.last = idx
+		c := k.codec
+		size := h.Size
+		if c != noCodec {
+			size = 0
+		}
+		return []Input{{Path: name, Size: size, Open: func() (io.ReadCloser, error) {
+			rc, err := s.member(idx)
+			if err != nil || c == noCodec {
+				return rc, err
+			}
+			return decompress(name, c, rc, s.limit)
+		}}}, nil
+	}
+	return nil, nil
 }
 
 // drain reads a compressed stream to its end once the tar has ended (the

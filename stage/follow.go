@@ -361,27 +361,33 @@ func (f *Follower) Watch(ctx context.Context, roots []string, claim Claim, found
 				continue
 			}
 			dirs[root], gone[root] = dir, false
-			var news []Input
-			for _, p := range paths {
-				if !f.claim(p) {
-					continue
-				}
-				if f.reading(p) {
-					f.note("%s: a followed file under a new name: not read again", p)
-					continue
-				}
-				f.touch()
-				in := FileInput(p)
-				if dir {
-					in.Walk = root
-				}
-				news = append(news, in)
-			}
-			if len(news) > 0 {
+			if news := f.news(root, paths, dir); len(news) > 0 {
 				found(news)
 			}
 		}
 	}
+}
+
+// news are the inputs of the paths a look at root found that are not
+// followed yet (a file renamed is followed under its first name).
+func (f *Follower) news(root string, paths []string, dir bool) []Input {
+	var news []Input
+	for _, p := range paths {
+		if !f.claim(p) {
+			continue
+		}
+		if f.reading(p) {
+			f.note("%s: a followed file under a new name: not read again", p)
+			continue
+		}
+		f.touch()
+		in := FileInput(p)
+		if dir {
+			in.Walk = root
+		}
+		news = append(news, in)
+	}
+	return news
 }
 
 // errorText is the reason of a path error, without its path.

@@ -132,62 +132,77 @@ func Expand(args []string, stdin io.Reader, claim Claim) ([]Input, []error) {
 			ins = append(ins, std...)
 			continue
 		}
-		st, err := os.Stat(a)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if in, ok := claim(a, st.IsDir()); ok {
-			ins = append(ins, in)
-			continue
-		}
-		if !st.IsDir() {
-			k := sniffFile(a, st)
-			in, e := kindInputs(a, k, claim)
-			if k.archive() {
-				for i := range in {
-					in[i].Walk = a // an archive is walked like a folder
-				}
-			}
-			ins, errs = append(ins, in...), append(errs, e...)
-			continue
-		}
-		root := walkRoot(a)
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				errs = append(errs, err)
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if d.IsDir() && p != root || !d.IsDir() && Store(p) {
-				if in, ok := claim(p, d.IsDir()); ok {
-					ins = append(ins, in)
-					if d.IsDir() {
-						return fs.SkipDir
-					}
-					return nil
-				}
-			}
-			if d.IsDir() || !(walkable(p) || archiveOf(p) != notArchive || Store(p)) {
-				return nil
-			}
-			if !regularFile(p, d) {
-				return nil
-			}
-			in, e := fileInputs(p, claim)
-			for i := range in {
-				in[i].Walk = a
-			}
-			ins, errs = append(ins, in...), append(errs, e...)
-			return nil
-		})
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", a, err))
-		}
+		in, e := expandArg(a, claim)
+		ins, errs = append(ins, in...), append(errs, e...)
 	}
 	return ins, errs
+}
+
+// expandArg is the inputs of the argument a, a path: one the claim takes,
+// a file or an archive's members, or the files of a folder walked.
+func expandArg(a string, claim Claim) ([]Input, []error) {
+	st, err := os.Stat(a)
+	if err != nil {
+		return nil, []error{err}
+	}
+	if in, ok := claim(a, st.IsDir()); ok {
+		return []Input{in}, nil
+	}
+	if !st.IsDir() {
+		k := sniffFile(a, st)
+		in, e := kindInputs(a, k, claim)
+		if k.archive() {
+			for i := range in {
+				in[i].Walk = a // an archive is walked like a folder
+			}
+		}
+		return in, e
+	}
+	w := &walk{arg: a, root: walkRoot(a), claim: claim}
+	if err := filepath.WalkDir(w.root, w.visit); err != nil {
+		w.errs = append(w.errs, fmt.Errorf("%s: %w", a, err))
+	}
+	return w.ins, w.errs
+}
+
+// walk is the walk of a folder argument: the inputs and problems met.
+type walk struct {
+	arg, root string
+	claim     Claim
+	ins       []Input
+	errs      []error
+}
+
+// visit is the walk's fs.WalkDirFunc.
+func (w *walk) visit(p string, d fs.DirEntry, err error) error {
+	if err != nil {
+		w.errs = append(w.errs, err)
+		if d != nil && d.IsDir() {
+			return fs.SkipDir
+		}
+		return nil
+	}
+	if d.IsDir() && p != w.root || !d.IsDir() && Store(p) {
+		if in, ok := w.claim(p, d.IsDir()); ok {
+			w.ins = append(w.ins, in)
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+	}
+	if d.IsDir() || !(walkable(p) || archiveOf(p) != notArchive || Store(p)) {
+		return nil
+	}
+	if !regularFile(p, d) {
+		return nil
+	}
+	in, e := fileInputs(p, w.claim)
+	for i := range in {
+		in[i].Walk = w.arg
+	}
+	w.ins, w.errs = append(w.ins, in...), append(w.errs, e...)
+	return nil
 }
 
 // walkRoot is the root to walk for folder a: a link to a folder (a dotfiles

@@ -120,14 +120,29 @@ func (b *BlockReader) Next(size int) ([][]byte, error) {
 	if p, ok := b.r.(*prefetch); ok {
 		p.wait() // a quiet stream holds no block while it waits
 	}
-	buf := make([]byte, len(b.carry), max(size, 2*len(b.carry)))
+	buf, longs := b.fill(size)
+	lines := b.split(buf, longs)
+	if b.err != nil && len(b.carry) == 0 {
+		return lines, b.err
+	}
+	return lines, nil
+}
+
+// longAt is a line longer than the limit in a block: the offset of its
+// head in the block, and its size.
+type longAt struct {
+	at   int
+	size int64
+}
+
+// fill reads a block for Next: the carried cut line, then reads until the
+// block holds whole lines and about size bytes (or all a stream has, or
+// the input ends). A line longer than the limit keeps its head only, and
+// is listed in longs.
+func (b *BlockReader) fill(size int) (buf []byte, longs []longAt) {
+	buf = make([]byte, len(b.carry), max(size, 2*len(b.carry)))
 	copy(buf, b.carry)
 	b.carry = nil
-	type longAt struct {
-		at   int // offset of its head in buf
-		size int64
-	}
-	var longs []longAt
 	scanned := 0   // bytes of buf looked at for line ends
 	lineStart := 0 // offset of the line being read: after the last line end
 	short := false // the last read returned less than asked for
@@ -152,16 +167,10 @@ func (b *BlockReader) Next(size int) ([][]byte, error) {
 			continue
 		}
 		if b.err != nil || lineStart > 0 && (len(buf) >= size/2 || short && b.stream) {
-			break // whole lines and a fair block (or all a stream has), or the end
+			return buf, longs // whole lines and a fair block (or all a stream has), or the end
 		}
 		if len(buf) == cap(buf) { // a line longer than the block
-			c := 2 * cap(buf)
-			if b.max > 0 && c >= lineStart+b.max {
-				c = lineStart + b.max + 1 // no more than the limit needs
-			}
-			grown := make([]byte, len(buf), max(c, len(buf)+1))
-			copy(grown, buf)
-			buf = grown
+			buf = b.grow(buf, lineStart)
 		}
 		n, err := b.r.Read(buf[len(buf):cap(buf)])
 		short = n < cap(buf)-len(buf)
@@ -170,6 +179,23 @@ func (b *BlockReader) Next(size int) ([][]byte, error) {
 			b.err = err
 		}
 	}
+}
+
+// grow doubles the block buf, whose line at lineStart fills it, to no
+// more than the limit needs.
+func (b *BlockReader) grow(buf []byte, lineStart int) []byte {
+	c := 2 * cap(buf)
+	if b.max > 0 && c >= lineStart+b.max {
+		c = lineStart + b.max + 1 // no more than the limit needs
+	}
+	grown := make([]byte, len(buf), max(c, len(buf)+1))
+	copy(grown, buf)
+	return grown
+}
+
+// split cuts the block buf into lines (without their line ends), noting
+// the long ones (b.long); a cut last line is carried to the next block.
+func (b *BlockReader) split(buf []byte, longs []longAt) [][]byte {
 	var lines [][]byte
 	off := 0 // offset of buf[0] in the block
 	for len(buf) > 0 {
@@ -202,10 +228,7 @@ func (b *BlockReader) Next(size int) ([][]byte, error) {
 		buf = buf[i+1:]
 		off += i + 1
 	}
-	if b.err != nil && len(b.carry) == 0 {
-		return lines, b.err
-	}
-	return lines, nil
+	return lines
 }
 
 // skipLine reads and drops input up to the next line end. It returns how

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"time"
 
 	"github.com/agt-project/agt"
+	"golang.org/x/sync/errgroup"
 )
 
 // The pipeline every filter runs:
@@ -48,6 +51,10 @@ type Config struct {
 // no provider recognises, left out.
 type Stats struct {
 	Units, Skipped, Lines, Bytes, Events, Errors, Unknown, Unreadable, Ignored int64
+	// Apply is the time spent in the one ordered step (records applied to
+	// their emitters, Prepare): the serial part of the run, whose share of
+	// the CPU bounds how far the run scales with cores.
+	Apply time.Duration
 }
 
 // ErrData is returned under Strict when a data error ended the run.
@@ -150,26 +157,47 @@ func (b *Batch) Add(br *BlockReader, lines [][]byte, maxLine int) {
 // Run runs the pipeline from src to out, diagnostics to diag. ctx ends
 // only with a failure of the run: an interrupt is the source's to handle
 // (it ends its units, and the pipeline writes them out).
+//
+// Its steps are the diagram's: feed, decode, apply, encode, write; the
+// first error of one ends the others (errgroup).
 func Run(ctx context.Context, cfg Config, src Source, out Output, diag io.Writer) (Stats, error) {
-	var st Stats
 	n := cfg.Workers
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
-	// The source runs outside the group, so that a failure of a later
-	// stage (stdout closed) does not wait for a read from a pipe, which
-	// cannot be cancelled: the reader is left behind.
-	g := NewGroup(ctx)
+	g, gctx := errgroup.WithContext(ctx)
+	read := feed(g, gctx, src, n)
+	decoded := Map(gctx, read, n, decodeBatch)
+	var serial time.Duration // written by the apply step, read after Wait
+	applied := applyInOrder(g, gctx, decoded, cfg.Prepare, n, &serial)
+	encoded := Map(gctx, applied, n, func(b *Batch) *Batch {
+		transform(b, cfg.Transform)
+		out.Encode(b)
+		return b
+	})
+	w := &writer{cfg: cfg, src: src, out: out, diag: diag, warned: map[string]bool{}}
+	g.Go(func() error { return w.run(gctx, encoded) })
+	err := g.Wait()
+	w.st.Skipped, w.st.Apply = src.Skipped(), serial
+	return w.st, err
+}
+
+// serialCPU: AGT_DEBUG_SERIAL is set (a measuring hook: see applyInOrder).
+var serialCPU = os.Getenv("AGT_DEBUG_SERIAL") != ""
+
+// feed is the first step: the source's batches, on a channel of n. The
+// source runs outside the group, so that a failure of a later step (stdout
+// closed) does not wait for a read from a pipe, which cannot be cancelled:
+// the reader is left behind (its context ends when the run does).
+func feed(g *errgroup.Group, ctx context.Context, src Source, n int) <-chan *Batch {
 	read := make(chan *Batch, n)
-	rctx, rcancel := context.WithCancel(g.Context())
-	defer rcancel()
 	raw := make(chan *Batch)
 	var readErr error
 	go func() {
 		defer close(raw)
-		readErr = src.Read(rctx, raw)
+		readErr = src.Read(ctx, raw)
 	}()
-	g.Go(func(gctx context.Context) error {
+	g.Go(func() error {
 		defer close(read)
 		for {
 			select {
@@ -179,22 +207,50 @@ func Run(ctx context.Context, cfg Config, src Source, out Output, diag io.Writer
 				}
 				select {
 				case read <- b:
-				case <-gctx.Done():
+				case <-ctx.Done():
 					return nil
 				}
-			case <-gctx.Done():
+			case <-ctx.Done():
 				return nil
 			}
 		}
 	})
-	decoded := Map(g.Context(), read, n, decodeBatch)
+	return read
+}
+
+// applyInOrder is the one ordered step: each decoded batch's records
+// applied to its unit's emitter, then prepare, in input order. The time
+// it spends on them is added to serial (two clock reads a batch); with
+// AGT_DEBUG_SERIAL set, where the system tells a thread's CPU time, the
+// step runs on a thread of its own and serial is that thread's CPU time
+// instead, which a busy machine does not inflate.
+func applyInOrder(g *errgroup.Group, ctx context.Context, decoded <-chan *Batch, prepare func([]agt.Event), n int, serial *time.Duration) <-chan *Batch {
 	applied := make(chan *Batch, n)
-	g.Go(func(ctx context.Context) error {
+	g.Go(func() error {
 		defer close(applied)
+		wall := true
+		if serialCPU {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			if c0, ok := threadCPU(); ok {
+				wall = false
+				defer func() {
+					c1, _ := threadCPU()
+					*serial = c1 - c0
+				}()
+			}
+		}
 		for b := range decoded {
+			var t time.Time
+			if wall {
+				t = time.Now()
+			}
 			apply(b)
-			if cfg.Prepare != nil {
-				cfg.Prepare(b.events)
+			if prepare != nil {
+				prepare(b.events)
+			}
+			if wall {
+				*serial += time.Since(t)
 			}
 			select {
 			case applied <- b:
@@ -204,82 +260,117 @@ func Run(ctx context.Context, cfg Config, src Source, out Output, diag io.Writer
 		}
 		return nil
 	})
-	encoded := Map(g.Context(), applied, n, func(b *Batch) *Batch {
-		transform(b, cfg.Transform)
-		out.Encode(b)
-		return b
-	})
-	g.Go(func(gctx context.Context) error {
-		warned := map[string]bool{}
-		name := cfg.Name
-		if name == "" {
-			name = "agt"
-		}
-		shown := &capped{}
-		defer shown.report(diag, "")
-		for b := range encoded {
-			for _, m := range b.warnings {
-				if !warned[m] && !cfg.Quiet {
-					fmt.Fprintf(diag, "%s: %s\n", name, m)
-				}
-				warned[m] = true
-			}
-			for _, d := range b.Diags {
-				if d.Data {
-					st.Errors++
-				}
-				if d.IO {
-					st.Unreadable++
-				}
-				if cfg.Strict && d.Data || !cfg.Quiet && !d.Said && shown.show(d) {
-					fmt.Fprintln(diag, d)
-				}
-				if cfg.Strict && d.Data {
-					out.Flush()
-					return ErrData
-				}
-			}
-			st.Lines += int64(len(b.Lines))
-			st.Bytes += b.Bytes
-			if b.End {
-				st.Units++
-				for _, f := range b.Unit.Files {
-					shown.report(diag, f.Path)
-				}
-			}
-			st.Events += int64(len(b.events))
-			for i := range b.events {
-				if b.events[i].Kind == agt.KindUnknown {
-					st.Unknown++
-				}
-			}
-			if err := out.Write(b); err != nil {
-				return err
-			}
-			if cfg.Progress != nil {
-				st.Skipped = src.Skipped()
-				cfg.Progress(st)
-			}
-			if len(encoded) == 0 { // nothing else is ready: what was written goes out now
-				if err := out.Flush(); err != nil {
-					return err
-				}
-			}
-		}
-		if err := gctx.Err(); err != nil {
+	return applied
+}
+
+// writer is the last step: warnings and diagnostics on diag, the run's
+// counts, and the batches handed to the output in input order.
+type writer struct {
+	cfg    Config
+	src    Source
+	out    Output
+	diag   io.Writer
+	st     Stats
+	warned map[string]bool
+	shown  capped
+}
+
+// run writes the encoded batches until the channel closes, then the
+// source's report of what it left out.
+func (w *writer) run(ctx context.Context, encoded <-chan *Batch) error {
+	defer w.shown.report(w.diag, "")
+	for b := range encoded {
+		if err := w.batch(b); err != nil {
 			return err
 		}
-		// the source is done (read is closed before encoded)
-		var report []string
-		st.Ignored, report = src.Ignored()
-		if !cfg.Quiet {
-			for _, line := range report {
-				fmt.Fprintln(diag, line)
+		if len(encoded) == 0 { // nothing else is ready: what was written goes out now
+			if err := w.out.Flush(); err != nil {
+				return err
 			}
 		}
-		return out.Flush()
-	})
-	err := g.Wait()
-	st.Skipped = src.Skipped()
-	return st, err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	// the source is done (read is closed before encoded)
+	var report []string
+	w.st.Ignored, report = w.src.Ignored()
+	if !w.cfg.Quiet {
+		for _, line := range report {
+			fmt.Fprintln(w.diag, line)
+		}
+	}
+	return w.out.Flush()
+}
+
+// batch tells b's warnings and diagnostics, counts it and writes it.
+func (w *writer) batch(b *Batch) error {
+	w.warn(b.warnings)
+	if err := w.diags(b.Diags); err != nil {
+		return err
+	}
+	w.count(b)
+	if err := w.out.Write(b); err != nil {
+		return err
+	}
+	if w.cfg.Progress != nil {
+		w.st.Skipped = w.src.Skipped()
+		w.cfg.Progress(w.st)
+	}
+	return nil
+}
+
+// warn prints each distinct warning once.
+func (w *writer) warn(warnings []string) {
+	name := w.cfg.Name
+	if name == "" {
+		name = "agt"
+	}
+	for _, m := range warnings {
+		if !w.warned[m] && !w.cfg.Quiet {
+			fmt.Fprintf(w.diag, "%s: %s\n", name, m)
+		}
+		w.warned[m] = true
+	}
+}
+
+// diags counts and prints a batch's diagnostics (the first of each kind
+// per input); under Strict, the first data error ends the run.
+func (w *writer) diags(ds []agt.Diag) error {
+	strict := w.cfg.Strict
+	for _, d := range ds {
+		if d.Data {
+			w.st.Errors++
+		}
+		if d.IO {
+			w.st.Unreadable++
+		}
+		if strict && d.Data || !w.cfg.Quiet && !d.Said && w.shown.show(d) {
+			fmt.Fprintln(w.diag, d)
+		}
+		if strict && d.Data {
+			w.out.Flush()
+			return ErrData
+		}
+	}
+	return nil
+}
+
+// count adds the batch's lines, bytes, units and events to the run's
+// counts.
+func (w *writer) count(b *Batch) {
+	w.st.Lines += int64(len(b.Lines))
+	w.st.Bytes += b.Bytes
+	if b.End {
+		w.st.Units++
+		for _, f := range b.Unit.Files {
+			w.shown.report(w.diag, f.Path)
+		}
+	}
+	w.st.Events += int64(len(b.events))
+	for i := range b.events {
+		if b.events[i].Kind == agt.KindUnknown {
+			w.st.Unknown++
+		}
+	}
 }

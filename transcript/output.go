@@ -206,21 +206,30 @@ type fileJob struct {
 	done               chan struct{}
 }
 
-// dirWriters is the number of writers; as many files may wait for them
-// before the run waits.
-const dirWriters = 2
+// dirWriters is the number of writers of OpenDir; as many files may wait
+// for them before the run waits. A Folder has as many as the run has
+// encoding workers, between dirWriters and maxDirWriters.
+const (
+	dirWriters    = 2
+	maxDirWriters = 16
+)
 
 // OpenDir opens the output folder root (which must exist) for a run that
 // records what it writes in ix (nil: no index).
 func OpenDir(root, streamLog string, ix *Index) (*Dir, error) {
+	return openDir(root, streamLog, ix, dirWriters)
+}
+
+// openDir is OpenDir with n writers.
+func openDir(root, streamLog string, ix *Index, n int) (*Dir, error) {
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		return nil, err
 	}
 	d := &Dir{StreamLog: streamLog, path: root, root: r, ix: ix, run: RunTag(), dirs: map[string]error{}, written: map[string]string{},
-		work: make(chan *fileJob, dirWriters)}
-	d.writers.Add(dirWriters)
-	for range dirWriters {
+		work: make(chan *fileJob, n)}
+	d.writers.Add(n)
+	for range n {
 		go d.writer()
 	}
 	return d, nil

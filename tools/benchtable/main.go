@@ -156,6 +156,14 @@ func run(mib, runs int, shared, cache string) error {
 		if okp && okf {
 			fmt.Printf("\npipe ÷ fused: time %.2f×, CPU %.2f×, summed RSS %.2f×\n", pipe.wall.Seconds()/fused.wall.Seconds(), pipe.cpu.Seconds()/fused.cpu.Seconds(), float64(pipe.rss)/float64(fused.rss))
 		}
+		if folder, ok := named["agt-transcript -o (fused, batch)"]; ok && okf {
+			fmt.Printf("-o ÷ fused: time %.2f×\n", folder.wall.Seconds()/fused.wall.Seconds())
+		}
+		if apply, cpu, err := serialShare(agt("agt-transcript"), dir, runs); err != nil {
+			fmt.Fprintf(os.Stderr, "serial share: %v\n", err)
+		} else {
+			fmt.Printf("serial share of the fused run's CPU: %.1f%% (ordered apply step %.2f s of %.2f s CPU; median of %d runs)\n", 100*apply/cpu, apply, cpu, runs)
+		}
 	}
 	return nil
 }
@@ -170,6 +178,38 @@ func versus(named map[string]result, a, b string) string {
 		return ""
 	}
 	return fmt.Sprintf("%s ÷ %s: time %.2f×, CPU %.2f×, peak RSS %.2f×", a, b, ra.wall.Seconds()/rb.wall.Seconds(), ra.cpu.Seconds()/rb.cpu.Seconds(), float64(ra.rss)/float64(rb.rss))
+}
+
+// serialShare runs the fused agt-transcript over dir runs times with
+// AGT_DEBUG_SERIAL set, and returns the median of the share of its CPU
+// time (user + system) spent in the one ordered step, which it prints on
+// stderr, with that run's figures.
+func serialShare(bin, dir string, runs int) (apply, cpu float64, err error) {
+	type run struct{ apply, cpu float64 }
+	var rs []run
+	for range runs {
+		cmd := exec.Command(bin, "-q", dir)
+		cmd.Env = append(os.Environ(), "AGT_DEBUG_SERIAL=1")
+		var stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+		if err := cmd.Run(); err != nil {
+			return 0, 0, err
+		}
+		const tag = "ordered apply step: "
+		out := stderr.String()
+		i := strings.Index(out, tag)
+		var a float64
+		if i < 0 {
+			return 0, 0, fmt.Errorf("no ordered apply step time in %q", out)
+		}
+		if _, err := fmt.Sscanf(out[i+len(tag):], "%g s", &a); err != nil {
+			return 0, 0, fmt.Errorf("%q: %v", out, err)
+		}
+		rs = append(rs, run{a, (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()})
+	}
+	sort.Slice(rs, func(i, j int) bool { return rs[i].apply/rs[i].cpu < rs[j].apply/rs[j].cpu })
+	m := rs[len(rs)/2]
+	return m.apply, m.cpu, nil
 }
 
 func ratio(a, b float64) string {

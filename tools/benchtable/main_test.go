@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -49,5 +50,28 @@ func TestVersus(t *testing.T) {
 	}
 	if got := versus(named, "agt-report --by day", "ccusage claude daily --json"); got != "" {
 		t.Errorf("without ccusage's row: %q", got)
+	}
+}
+
+// TestSerialShare: the serial share is read from what the run says on
+// stderr when AGT_DEBUG_SERIAL is set, and a run that says nothing is an
+// error, not a share of 0.
+func TestSerialShare(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "fake")
+	script := "#!/bin/sh\n[ -n \"$AGT_DEBUG_SERIAL\" ] && echo 'fake: ordered apply step: 0.250000 s' >&2\nexit 0\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	apply, cpu, err := serialShare(bin, dir, 3)
+	if err != nil || apply != 0.25 || cpu < 0 {
+		t.Fatalf("apply %g, cpu %g, %v", apply, cpu, err)
+	}
+	silent := filepath.Join(dir, "silent")
+	if err := os.WriteFile(silent, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := serialShare(silent, dir, 1); err == nil {
+		t.Fatal("a run that says nothing gave a share")
 	}
 }

@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	stdio "io"
+	"os"
 	"slices"
 
 	"github.com/agt-project/agt/provider"
@@ -66,6 +68,11 @@ func following(c *cli.Context) (*stage.Follower, error) {
 	return &stage.Follower{Idle: idle, FromEnd: c.Bool("from-end")}, nil
 }
 
+// serialEnv, set, makes a run say on stderr how long its one ordered step
+// took (stage.Stats.Apply): make bench divides it by the run's CPU time,
+// the serial share. It is for measuring, not a user's option.
+const serialEnv = "AGT_DEBUG_SERIAL"
+
 // read runs the pipeline from the inputs, followed with a follower (else
 // read once), to out; diagnostics go to diag.
 func read(c *cli.Context, cfg provider.Config, fl *stage.Follower, inputs []stage.Input, out stage.Output, diag stdio.Writer) (provider.Stats, error) {
@@ -88,6 +95,9 @@ func read(c *cli.Context, cfg provider.Config, fl *stage.Follower, inputs []stag
 		out = stage.Since(out, fl.Past) // --from-end: the past is read, not written
 	}
 	st, err := provider.Run(ctx, cfg, src, out, diag)
+	if os.Getenv(serialEnv) != "" {
+		fmt.Fprintf(diag, "%s: ordered apply step: %.6f s\n", c.App.Name, st.Apply.Seconds())
+	}
 	if piped && errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		err = nil
 	}

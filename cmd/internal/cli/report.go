@@ -74,32 +74,7 @@ be read or a data error under --strict, 2 usage error, 130 interrupted.`)
 		&cli.StringFlag{Name: "model", Usage: "the `MODEL` of usage events that name none (codex exec --json), for their cost"},
 		&cli.StringFlag{Name: "prices", Usage: "price table `FILE` (LiteLLM's JSON format, or agt's) instead of the embedded one", TakesFile: true},
 	)
-	app.Before = func(c *cli.Context) error {
-		// no PATH on a terminal: the agents' folders, as --discover finds them
-		if c.NArg() == 0 && !c.Bool("discover") && onTerminal(io.In) {
-			found := discover(trimmedEnv, homeDir())
-			ops := []string{}
-			var paths []string
-			for _, f := range found {
-				ops = append(ops, f.path)
-				paths = append(paths, f.path)
-			}
-			if !c.Bool("quiet") {
-				msg := "no PATH: no agent log folder found"
-				if len(paths) > 0 {
-					msg = "no PATH: reading " + strings.Join(paths, ", ")
-				}
-				fmt.Fprintf(io.Err, "%s: %s\n", c.App.Name, agt.Printable(msg))
-			}
-			if c.App.Metadata == nil {
-				c.App.Metadata = map[string]any{}
-			}
-			c.App.Metadata["operands"] = ops
-			c.App.Metadata["discover"] = true
-			return nil
-		}
-		return discoverBefore(c)
-	}
+	app.Before = func(c *cli.Context) error { return reportBefore(c, io) }
 	app.Action = func(c *cli.Context) error {
 		opt, f, err := reportOptions(c, io)
 		if err != nil {
@@ -150,27 +125,60 @@ be read or a data error under --strict, 2 usage error, 130 interrupted.`)
 			return outcome(st, rerr, failed)
 		}
 		rows, _ := rep.Rows()
-		if err := report.Order(rows, c.String("order")); err != nil {
-			return Usagef("--order %v", err)
-		}
-		if k := c.Int("last"); k > 0 && k < len(rows) {
-			rows = rows[len(rows)-k:]
-		}
-		total := report.Total(rows)
-		switch format := c.String("format"); {
-		case c.Bool("json") || format == "json":
-			err = f.JSON(io.Out, rows, total)
-		case format == "table" || format == "auto" && isTerminal(io.Out):
-			err = f.Table(io.Out, rows, total)
-		default:
-			err = f.TSV(io.Out, rows, total)
-		}
-		if err != nil {
+		if err := writeReport(c, io, f, rows); err != nil {
 			return err
 		}
 		return outcome(st, nil, failed)
 	}
 	return app
+}
+
+// reportBefore reads, with no PATH on a terminal, the agents' folders as
+// --discover finds them.
+func reportBefore(c *cli.Context, io IO) error {
+	if c.NArg() > 0 || c.Bool("discover") || !onTerminal(io.In) {
+		return discoverBefore(c)
+	}
+	found := discover(trimmedEnv, homeDir())
+	ops := []string{}
+	var paths []string
+	for _, f := range found {
+		ops = append(ops, f.path)
+		paths = append(paths, f.path)
+	}
+	if !c.Bool("quiet") {
+		msg := "no PATH: no agent log folder found"
+		if len(paths) > 0 {
+			msg = "no PATH: reading " + strings.Join(paths, ", ")
+		}
+		fmt.Fprintf(io.Err, "%s: %s\n", c.App.Name, agt.Printable(msg))
+	}
+	if c.App.Metadata == nil {
+		c.App.Metadata = map[string]any{}
+	}
+	c.App.Metadata["operands"] = ops
+	c.App.Metadata["discover"] = true
+	return nil
+}
+
+// writeReport orders the rows (--order, --last) and writes them and
+// their totals in the format asked for.
+func writeReport(c *cli.Context, io IO, f report.Format, rows []report.Row) error {
+	if err := report.Order(rows, c.String("order")); err != nil {
+		return Usagef("--order %v", err)
+	}
+	if k := c.Int("last"); k > 0 && k < len(rows) {
+		rows = rows[len(rows)-k:]
+	}
+	total := report.Total(rows)
+	switch format := c.String("format"); {
+	case c.Bool("json") || format == "json":
+		return f.JSON(io.Out, rows, total)
+	case format == "table" || format == "auto" && isTerminal(io.Out):
+		return f.Table(io.Out, rows, total)
+	default:
+		return f.TSV(io.Out, rows, total)
+	}
 }
 
 // reportMemoryLimit is agt-report's soft memory limit unless GOMEMLIMIT

@@ -64,109 +64,141 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 	app.Flags = append(app.Flags, normalizeFlags()...)
 	app.Flags = append(app.Flags, followFlags()...)
 	app.Action = func(c *cli.Context) error {
-		cfg, err := parseConfig(c)
+		o, err := streamlogOptions(c, io)
 		if err != nil {
 			return err
 		}
-		colored := colorModes[c.String("color")]
-		if colored == nil {
-			return Usagef("--color %q: want auto, always or never", c.String("color"))
-		}
-		mode := c.String("mode")
-		if mode != transcript.LogRaw && mode != transcript.LogSummary {
-			return Usagef("--mode %q: want raw or summary", mode)
-		}
-		n, err := normalizer(c, io)
-		if err != nil {
-			return err
-		}
-		cfg.Transform, cfg.Prepare = n.Event, n.Prepare
-		fl, inputs, failed, err := start(c, io, cfg)
-		if err != nil {
-			return err
-		}
-		var out stage.Output = stage.NewJSONL(io.Out) // --mode raw
-		var sum *transcript.Summary
-		var cons *transcript.Consolidator
-		if c.Duration("heartbeat") < 0 {
-			return Usagef("--heartbeat %s: want a duration of 0 or more", c.Duration("heartbeat"))
-		}
-		var stopBeat func()
-		if mode == transcript.LogSummary {
-			var to stdio.Writer = stage.NewWriter(io.Out)
-			var head *headed
-			if fl != nil { // the lines of followed files interleave: say whose they are
-				head = &headed{w: to.(*stage.Writer)}
-				to = head
-			}
-			sum = transcript.NewSummary(to, colored(io.Out))
-			sum.Width = lineWidth(io.Out)
-			if fl != nil && fl.FromEnd {
-				sum.Past = fl.Past // counted, not shown
-			}
-			if live(fl, operands(c), io.In) {
-				// a live run: events without a time are given the
-				// clock's (burn rate), and running tools a heartbeat
-				sum.Clock, sum.Heartbeat = time.Now, c.Duration("heartbeat")
-				stopBeat = heartbeat(sum)
-			}
-			// the sessions as agt-transcript makes them: a record several
-			// copies hold shows once, and a session's closing line has its
-			// transcript's totals; followed (-f), the sessions of the files
-			// read side by side are held open until following ends, each
-			// line naming its session, and then closed
-			last := "" // the file of the last event shown (-f)
-			cons = transcript.NewConsolidator(provider.UnitKey, false, func(_ string, t *transcript.Transcript, _ []agt.Event) error {
-				if head != nil { // a closing line is the session's, under no file's header
-					if err := sum.Flush(); err != nil {
-						return err
-					}
-					head.next, last = "", ""
-				}
-				return sum.End(t)
-			})
-			cons.Window, cons.Each, cons.Warn = n.Window, sum.Event, warner(c, io)
-			if head != nil {
-				cons.Each = func(ev *agt.Event) error {
-					if p := ev.Src.Path; p != last {
-						if err := sum.Flush(); err != nil { // the lines of the file before go first
-							return err
-						}
-						head.next, last = "==> "+agt.Printable(p)+" <==\n", p
-					}
-					return sum.Event(ev)
-				}
-			}
-			// a terminal resized: the lines from then on take its width
-			var cols atomic.Int64
-			cols.Store(int64(sum.Width))
-			defer watchWidth(io.Out, func(n int) { cols.Store(int64(n)) })()
-			each := cons.Each
-			cons.Each = func(ev *agt.Event) error {
-				sum.SetWidth(int(cols.Load())) // on the goroutine that writes the lines
-				return each(ev)
-			}
-			cons.Hold = fl != nil
-			cons.Out = sum.Flush // a live run's lines go out as they come
-			out = cons
-		}
-		st, err := read(c, cfg, fl, inputs, out, io.Err)
-		if stopBeat != nil {
-			stopBeat()
-		}
-		if ok := err == nil || interrupted(c, err); ok && cons != nil { // interrupted, what was read ends its sessions
-			if cerr := cons.Close(); err == nil {
-				err = cerr
-			}
-		}
-		if sum != nil { // a failed last write (a full disk) is a failure
-			if ferr := sum.Flush(); err == nil {
-				err = ferr
-			}
-		}
-		return outcome(st, err, failed)
+		return runStreamlog(o)
 	}
 	return app
+}
+
+// streamlogOpts is what an agt-streamlog run does, from its flags.
+type streamlogOpts struct {
+	c       *cli.Context
+	io      IO
+	cfg     provider.Config
+	mode    string // raw or summary
+	colored func(out stdio.Writer) bool
+	n       *provider.Normalizer
+	fl      *stage.Follower
+	inputs  []stage.Input
+	failed  bool // an input could not be listed
+}
+
+// streamlogOptions reads and checks the flags and lists the inputs.
+func streamlogOptions(c *cli.Context, io IO) (*streamlogOpts, error) {
+	o := &streamlogOpts{c: c, io: io, mode: c.String("mode"), colored: colorModes[c.String("color")]}
+	var err error
+	if o.cfg, err = parseConfig(c); err != nil {
+		return nil, err
+	}
+	if o.colored == nil {
+		return nil, Usagef("--color %q: want auto, always or never", c.String("color"))
+	}
+	if o.mode != transcript.LogRaw && o.mode != transcript.LogSummary {
+		return nil, Usagef("--mode %q: want raw or summary", o.mode)
+	}
+	if o.n, err = normalizer(c, io); err != nil {
+		return nil, err
+	}
+	o.cfg.Transform, o.cfg.Prepare = o.n.Event, o.n.Prepare
+	if o.fl, o.inputs, o.failed, err = start(c, io, o.cfg); err != nil {
+		return nil, err
+	}
+	if c.Duration("heartbeat") < 0 {
+		return nil, Usagef("--heartbeat %s: want a duration of 0 or more", c.Duration("heartbeat"))
+	}
+	return o, nil
+}
+
+// runStreamlog writes the stream log to stdout: every event (raw), or the
+// summary lines of the sessions as agt-transcript makes them.
+func runStreamlog(o *streamlogOpts) error {
+	var out stage.Output = stage.NewJSONL(o.io.Out) // --mode raw
+	var sum *transcript.Summary
+	var cons *transcript.Consolidator
+	stopBeat := func() {}
+	if o.mode == transcript.LogSummary {
+		var unwatch func()
+		sum, cons, stopBeat, unwatch = o.summary()
+		defer unwatch()
+		out = cons
+	}
+	st, err := read(o.c, o.cfg, o.fl, o.inputs, out, o.io.Err)
+	stopBeat()
+	if ok := err == nil || interrupted(o.c, err); ok && cons != nil { // interrupted, what was read ends its sessions
+		if cerr := cons.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if sum != nil { // a failed last write (a full disk) is a failure
+		if ferr := sum.Flush(); err == nil {
+			err = ferr
+		}
+	}
+	return outcome(st, err, o.failed)
+}
+
+// summary makes the summary writer and the consolidator that feeds it,
+// the heartbeat's stop, and unwatch, which stops following the
+// terminal's width.
+func (o *streamlogOpts) summary() (sum *transcript.Summary, cons *transcript.Consolidator, stopBeat, unwatch func()) {
+	c, io, fl := o.c, o.io, o.fl
+	var to stdio.Writer = stage.NewWriter(io.Out)
+	var head *headed
+	if fl != nil { // the lines of followed files interleave: say whose they are
+		head = &headed{w: to.(*stage.Writer)}
+		to = head
+	}
+	sum = transcript.NewSummary(to, o.colored(io.Out))
+	sum.Width = lineWidth(io.Out)
+	if fl != nil && fl.FromEnd {
+		sum.Past = fl.Past // counted, not shown
+	}
+	stopBeat = func() {}
+	if live(fl, operands(c), io.In) {
+		// a live run: events without a time are given the clock's (burn
+		// rate), and running tools a heartbeat
+		sum.Clock, sum.Heartbeat = time.Now, c.Duration("heartbeat")
+		stopBeat = heartbeat(sum)
+	}
+	// the sessions as agt-transcript makes them: a record several copies
+	// hold shows once, and a session's closing line has its transcript's
+	// totals; followed (-f), the sessions of the files read side by side
+	// are held open until following ends, each line naming its session,
+	// and then closed
+	cons = transcript.NewConsolidator(provider.UnitKey, false, sumEnd(sum, head))
+	cons.Window, cons.Each, cons.Warn = o.n.Window, sum.Event, warner(c, io)
+	if head != nil {
+		cons.Each = head.each(sum)
+	}
+	// a terminal resized: the lines from then on take its width
+	var cols atomic.Int64
+	cols.Store(int64(sum.Width))
+	unwatch = watchWidth(io.Out, func(n int) { cols.Store(int64(n)) })
+	each := cons.Each
+	cons.Each = func(ev *agt.Event) error {
+		sum.SetWidth(int(cols.Load())) // on the goroutine that writes the lines
+		return each(ev)
+	}
+	cons.Hold = fl != nil
+	cons.Out = sum.Flush // a live run's lines go out as they come
+	return sum, cons, stopBeat, unwatch
+}
+
+// sumEnd writes a session's closing line; followed (head set), under no
+// file's header.
+func sumEnd(sum *transcript.Summary, head *headed) transcript.Flush {
+	return func(_ string, t *transcript.Transcript, _ []agt.Event) error {
+		if head != nil { // a closing line is the session's, under no file's header
+			if err := sum.Flush(); err != nil {
+				return err
+			}
+			head.next, head.last = "", ""
+		}
+		return sum.End(t)
+	}
 }
 
 // live tells whether agt-streamlog watches a run as it goes: it follows
@@ -229,6 +261,21 @@ type headed struct {
 	w     *stage.Writer
 	next  string
 	wrote bool
+	last  string // the file of the last event shown
+}
+
+// each is the consolidator's Each of a followed run: sum's lines, under a
+// header whenever the file changes.
+func (h *headed) each(sum *transcript.Summary) func(ev *agt.Event) error {
+	return func(ev *agt.Event) error {
+		if p := ev.Src.Path; p != h.last {
+			if err := sum.Flush(); err != nil { // the lines of the file before go first
+				return err
+			}
+			h.next, h.last = "==> "+agt.Printable(p)+" <==\n", p
+		}
+		return sum.Event(ev)
+	}
 }
 
 func (h *headed) Write(p []byte) (int, error) {

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	goio "io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/agt-project/agt"
@@ -90,146 +88,155 @@ be read, the output could not be written, or a data error under --strict,
 	app.Flags = append(app.Flags, normalizeFlags()...)
 	app.Flags = append(app.Flags, followFlags()...)
 	app.Action = func(c *cli.Context) error {
-		cfg, err := parseConfig(c)
+		o, err := transcriptOptions(c, io)
 		if err != nil {
 			return err
 		}
-		out := c.String("output")
-		fl, err := following(c)
-		if err != nil {
-			return err
+		if o.out == "" {
+			return runTranscript(o)
 		}
-		if fl != nil && fl.FromEnd {
-			return Usagef("--from-end: agt-transcript writes whole sessions (agt-streamlog -f --from-end shows what comes)")
-		}
-		if fl != nil && out != "" {
-			return Usagef("-f writes the transcripts to stdout when following ends: leave out -o")
-		}
-		format, ok := formats[c.String("format")]
-		if !ok {
-			return Usagef("--format %q: want agt, atif, atif-v1.7, otlp, agentv or html", c.String("format"))
-		}
-		if format, err = exportOptions(c, format); err != nil {
-			return err
-		}
-		format.Write = leaveOut(format.Write, warner(c, io))
-		mode, err := streamLogMode(c, io, out != "")
-		if err != nil {
-			return err
-		}
-		n, err := normalizer(c, io)
-		if err != nil {
-			return err
-		}
-		cfg.Transform, cfg.Prepare = n.Event, n.Prepare
-		inputs, failed, err := expand(c, io, cfg)
-		if err != nil {
-			return err
-		}
-		start := time.Now()
-		if out == "" {
-			if c.String("format") == "html" {
-				format.Write = html.OnePage(format.Write)
-			}
-			w := stage.NewWriter(io.Out)
-			cons := transcript.NewConsolidator(provider.UnitKey, false, func(_ string, t *transcript.Transcript, _ []agt.Event) error { return format.Write(w, t) })
-			cons.Window, cons.Out, cons.Warn = n.Window, w.Flush, warner(c, io)
-			cons.Hold = fl != nil // followed, sessions interleave: none ends before following does
-			st, err := read(c, cfg, fl, inputs, cons, io.Err)
-			if err == nil || interrupted(c, err) {
-				// interrupted, the sessions read so far are written as
-				// they stand: a live run's transcript up to the interrupt
-				if cerr := cons.Close(); err == nil {
-					err = cerr
-				}
-			}
-			if ferr := w.Flush(); err == nil {
-				err = ferr
-			}
-			return outcome(st, err, failed)
-		}
-
-		if err := foreignFolder(out); err != nil && !c.Bool("force") {
-			return err
-		}
-		if err := os.MkdirAll(out, 0o777); err != nil {
-			return err
-		}
-		inputs = outsideOf(c, io, out, inputs)
-		unlock, err := transcript.Lock(out)
-		if err != nil {
-			return err
-		}
-		defer unlock()
-		ix, err := transcript.LoadIndex(out, runSalt(c, mode, n))
-		if err != nil {
-			return err
-		}
-		defer ix.Close()
-		groups := &groupOf{of: map[string]string{}}
-		if !c.Bool("force") {
-			cfg.Skip = func(unit string, files []stage.Input) bool { groups.note(unit, files); return ix.Fresh(unit, files) }
-		} else {
-			cfg.Skip = func(unit string, files []stage.Input) bool {
-				groups.note(unit, files)
-				ix.Note(unit, files)
-				return false
-			}
-		}
-		d, err := transcript.OpenDir(out, mode, ix)
-		if err != nil {
-			return err
-		}
-		if format.Ext != "" {
-			d.Exports = []transcript.Export{format}
-		}
-		wrap, readFailed := watchReads(groups.unit)
-		inputs, d.Failed = wrap(ix.Watch(inputs)), readFailed
-		cfg.Recall = recall(ix, inputs, c.Bool("force"), wrap, inFolder(out))
-		var bar *progress
-		diag := io.Err // the bar, when drawn: it clears itself for each message
-		if !cfg.Quiet && isTerminal(io.Err) {
-			bar = newProgress(io.Err, inputs)
-			cfg.Progress = bar.update
-			diag = bar
-		}
-		if !cfg.Quiet {
-			d.Warn = func(msg string) { fmt.Fprintf(diag, "%s: %s\n", c.App.Name, msg) }
-		}
-		cons := transcript.NewConsolidator(provider.UnitKey, mode != transcript.LogOff, d.Flush)
-		cons.Window, cons.Group, cons.Warn = n.Window, d.Group, warner(c, io)
-		st, err := read(c, cfg, nil, inputs, cons, diag)
-		if bar != nil {
-			bar.clear()
-		}
-		if err == nil {
-			err = cons.Close()
-		}
-		// the last unit is recorded only now that its files are in place;
-		// interrupted, the sessions still open are not written (their
-		// inputs were not read to the end: a re-run converts them), and
-		// those written are recorded, so that a re-run skips them
-		if cerr := d.Close(); err == nil {
-			err = cerr
-		}
-		if serr := ix.Save(); err == nil {
-			err = serr
-		}
-		if err == nil && c.String("format") == "html" {
-			err = html.WriteIndexDir(out, html.Pages(ix))
-		}
-		if interrupted(c, err) && !cfg.Quiet {
-			fmt.Fprintf(io.Err, "agt-transcript: interrupted: %s written; the sessions being read were not (run again to convert them)\n", plural(int64(d.Transcripts()), "session"))
-		}
-		if err != nil {
-			return outcome(st, err, failed)
-		}
-		if !cfg.Quiet {
-			fmt.Fprintf(io.Err, "agt-transcript: %s\n", runLine(int64(d.Transcripts()), st, time.Since(start)))
-		}
-		return outcome(st, nil, failed)
+		return runTranscriptFolder(o)
 	}
 	return app
+}
+
+// transcriptOpts is what an agt-transcript run does, from its flags.
+type transcriptOpts struct {
+	c      *cli.Context
+	io     IO
+	cfg    provider.Config
+	out    string // -o: the output folder
+	fl     *stage.Follower
+	format transcript.Export
+	mode   string // --stream-log
+	n      *provider.Normalizer
+	inputs []stage.Input
+	failed bool // an input could not be listed
+}
+
+// transcriptOptions reads and checks the flags and lists the inputs.
+func transcriptOptions(c *cli.Context, io IO) (*transcriptOpts, error) {
+	o := &transcriptOpts{c: c, io: io, out: c.String("output")}
+	var err error
+	if o.cfg, err = parseConfig(c); err != nil {
+		return nil, err
+	}
+	if o.fl, err = following(c); err != nil {
+		return nil, err
+	}
+	if o.fl != nil && o.fl.FromEnd {
+		return nil, Usagef("--from-end: agt-transcript writes whole sessions (agt-streamlog -f --from-end shows what comes)")
+	}
+	if o.fl != nil && o.out != "" {
+		return nil, Usagef("-f writes the transcripts to stdout when following ends: leave out -o")
+	}
+	format, ok := formats[c.String("format")]
+	if !ok {
+		return nil, Usagef("--format %q: want agt, atif, atif-v1.7, otlp, agentv or html", c.String("format"))
+	}
+	if format, err = exportOptions(c, format); err != nil {
+		return nil, err
+	}
+	format.Write = leaveOut(format.Write, warner(c, io))
+	o.format = format
+	if o.mode, err = streamLogMode(c, io, o.out != ""); err != nil {
+		return nil, err
+	}
+	if o.n, err = normalizer(c, io); err != nil {
+		return nil, err
+	}
+	o.cfg.Transform, o.cfg.Prepare = o.n.Event, o.n.Prepare
+	if o.inputs, o.failed, err = expand(c, io, o.cfg); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// runTranscript writes the transcripts to stdout.
+func runTranscript(o *transcriptOpts) error {
+	c, io := o.c, o.io
+	if c.String("format") == "html" {
+		o.format.Write = html.OnePage(o.format.Write)
+	}
+	w := stage.NewWriter(io.Out)
+	cons := transcript.NewConsolidator(provider.UnitKey, false, func(_ string, t *transcript.Transcript, _ []agt.Event) error { return o.format.Write(w, t) })
+	cons.Window, cons.Out, cons.Warn = o.n.Window, w.Flush, warner(c, io)
+	cons.Hold = o.fl != nil // followed, sessions interleave: none ends before following does
+	st, err := read(c, o.cfg, o.fl, o.inputs, cons, io.Err)
+	if err == nil || interrupted(c, err) {
+		// interrupted, the sessions read so far are written as
+		// they stand: a live run's transcript up to the interrupt
+		if cerr := cons.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
+	return outcome(st, err, o.failed)
+}
+
+// runTranscriptFolder writes the transcripts into the folder -o (see
+// transcript.Folder).
+func runTranscriptFolder(o *transcriptOpts) error {
+	c, io, cfg, out := o.c, o.io, o.cfg, o.out
+	start := time.Now()
+	if err := foreignFolder(out); err != nil && !c.Bool("force") {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o777); err != nil {
+		return err
+	}
+	inputs := outsideOf(c, io, out, o.inputs)
+	fc := transcript.FolderConfig{StreamLog: o.mode, Salt: runSalt(c, o.mode, o.n), Force: c.Bool("force"), UnitKey: provider.UnitKey, Writers: cfg.Workers,
+		List: func(archive string) []stage.Input {
+			listed, _ := stage.Expand([]string{archive}, nil, provider.Claim)
+			return listed
+		}}
+	if o.format.Ext != "" {
+		fc.Exports = []transcript.Export{o.format}
+	}
+	if c.String("format") == "html" {
+		fc.Saved = func(ix *transcript.Index) error { return html.WriteIndexDir(out, html.Pages(ix)) }
+	}
+	f, err := transcript.OpenFolder(out, fc)
+	if err != nil {
+		return err
+	}
+	inputs = f.Inputs(inputs)
+	cfg.Skip, cfg.Recall = f.Skip, f.Recall
+	var bar *progress
+	diag := io.Err // the bar, when drawn: it clears itself for each message
+	if !cfg.Quiet && isTerminal(io.Err) {
+		bar = newProgress(io.Err, inputs)
+		cfg.Progress = bar.update
+		diag = bar
+	}
+	if !cfg.Quiet {
+		f.SetWarn(func(msg string) { fmt.Fprintf(diag, "%s: %s\n", c.App.Name, msg) })
+	}
+	cons := transcript.NewConsolidator(provider.UnitKey, o.mode != transcript.LogOff, f.Write)
+	cons.Window, cons.Group, cons.Warn = o.n.Window, f.Group, warner(c, io)
+	st, err := read(c, cfg, nil, inputs, cons, diag)
+	if bar != nil {
+		bar.clear()
+	}
+	if err == nil {
+		err = cons.Close()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if interrupted(c, err) && !cfg.Quiet {
+		fmt.Fprintf(io.Err, "agt-transcript: interrupted: %s written; the sessions being read were not (run again to convert them)\n", plural(int64(f.Transcripts()), "session"))
+	}
+	if err != nil {
+		return outcome(st, err, o.failed)
+	}
+	if !cfg.Quiet {
+		fmt.Fprintf(io.Err, "agt-transcript: %s\n", runLine(int64(f.Transcripts()), st, time.Since(start)))
+	}
+	return outcome(st, nil, o.failed)
 }
 
 // foreignFolder refuses (a usage error) an output folder that holds files
@@ -356,132 +363,11 @@ func exportOptions(c *cli.Context, f transcript.Export) (transcript.Export, erro
 	return f, nil
 }
 
-// groupOf remembers the group (the inputs of one session, named by the
-// unit key of its first file) each input was read in.
-type groupOf struct {
-	mu sync.Mutex
-	of map[string]string
-}
-
-func (g *groupOf) note(unit string, files []stage.Input) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for _, f := range files {
-		g.of[f.Path] = unit
-	}
-}
-
-// unit is the group of path, or its own unit before its group is known.
-func (g *groupOf) unit(path string) string {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if u, ok := g.of[path]; ok {
-		return u
-	}
-	return provider.UnitKey(path)
-}
-
-// watchReads gives a wrapper of inputs such that a failed open or read
-// marks the group of units the input is read in (unitOf, asked when it
-// fails): failed reports it, so that a group whose input could not be read
-// whole is not recorded as done.
-func watchReads(unitOf func(path string) string) (wrap func([]stage.Input) []stage.Input, failed func(unit string) bool) {
-	var mu sync.Mutex
-	bad := map[string]bool{}
-	mark := func(path string) {
-		unit := unitOf(path)
-		mu.Lock()
-		bad[unit] = true
-		mu.Unlock()
-	}
-	wrap = func(inputs []stage.Input) []stage.Input {
-		out := make([]stage.Input, len(inputs))
-		for i, in := range inputs {
-			path, open := in.Path, in.Open
-			in.Open = func() (goio.ReadCloser, error) {
-				rc, err := open()
-				if err != nil {
-					mark(path)
-					return nil, err
-				}
-				return &watched{ReadCloser: rc, fail: func() { mark(path) }}, nil
-			}
-			out[i] = in
-		}
-		return out
-	}
-	return wrap, func(unit string) bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return bad[unit]
-	}
-}
-
-// recall is the Recall of a -o run (provider.Config): a session whose
-// group is not up to date is read together with the inputs the index says
-// earlier runs read it from (those still there, and not among this run's
-// inputs), so that a session met again is merged into its transcript by
-// the union rule of one run. Under --force every session is.
-//
-// Only absolute paths outside the output folder are read (skip, for the
-// others): the index is a file of that folder, and whatever it says, the
-// folder is never read back.
-func recall(ix *transcript.Index, inputs []stage.Input, force bool, wrap func([]stage.Input) []stage.Input, skip func(path string) bool) func(prov, native string, files []stage.Input) []stage.Input {
-	own := map[string]bool{}
-	for _, in := range inputs {
-		own[ix.Key(in.Path)] = true
-	}
-	archives := map[string]map[string]stage.Input{} // archive → its members, listed once
-	return func(prov, native string, files []stage.Input) []stage.Input {
-		if !force && ix.Known(provider.UnitKey(agt.PathText(files[0].Path)), files) {
-			return nil
-		}
-		var out []stage.Input
-		for _, p := range ix.Recall(agt.SessionID(prov, native), func(k string) bool { return own[k] || !filepath.IsAbs(k) || skip(k) }) {
-			file, _, member := strings.Cut(p, "!/")
-			if !member {
-				out = append(out, stage.FileInput(p))
-				continue
-			}
-			ms, ok := archives[file]
-			if !ok {
-				ms = map[string]stage.Input{}
-				listed, _ := stage.Expand([]string{file}, nil, provider.Claim)
-				for _, in := range listed {
-					ms[in.Path] = in
-				}
-				archives[file] = ms
-			}
-			if in, ok := ms[p]; ok {
-				out = append(out, in)
-			}
-		}
-		for _, in := range out {
-			own[ix.Key(in.Path)] = true // read once
-		}
-		return wrap(ix.Watch(out))
-	}
-}
-
-// watched is a reader that reports a read error other than the end.
-type watched struct {
-	goio.ReadCloser
-	fail func()
-}
-
-func (w *watched) Read(p []byte) (int, error) {
-	n, err := w.ReadCloser.Read(p)
-	if err != nil && err != goio.EOF {
-		w.fail()
-	}
-	return n, err
-}
-
 // outsideOf drops the inputs that lie in the output folder out (found by a
 // walk, or named), so that a run never reads its own output back; a named
 // argument in it gets a warning.
 func outsideOf(c *cli.Context, io IO, out string, inputs []stage.Input) []stage.Input {
-	inOut := inFolder(out)
+	inOut := transcript.InFolder(out)
 	for _, a := range operands(c) {
 		if inOut(a) && !c.Bool("quiet") {
 			fmt.Fprintf(io.Err, "%s: %s: in the output folder %s; not read\n", c.App.Name, a, out)
@@ -494,51 +380,6 @@ func outsideOf(c *cli.Context, io IO, out string, inputs []stage.Input) []stage.
 		}
 	}
 	return kept
-}
-
-// inFolder tells whether a path lies in the folder out (by its path, or
-// with links resolved; an archive member by its archive).
-func inFolder(out string) func(p string) bool {
-	abs, err := filepath.Abs(out)
-	if err != nil {
-		return func(string) bool { return false }
-	}
-	roots := []string{abs}
-	if r, err := filepath.EvalSymlinks(abs); err == nil && r != abs {
-		roots = append(roots, r)
-	}
-	within := func(p string) bool {
-		for _, r := range roots {
-			if p == r || strings.HasPrefix(p, r+string(filepath.Separator)) {
-				return true
-			}
-		}
-		return false
-	}
-	resolved := map[string]string{} // folder → its path with links resolved
-	inOut := func(p string) bool {
-		if p == stage.StdinPath {
-			return false
-		}
-		if i := strings.Index(p, "!/"); i >= 0 { // an archive member: the archive
-			p = p[:i]
-		}
-		a, err := filepath.Abs(p)
-		if err != nil {
-			return false
-		}
-		if within(a) {
-			return true
-		}
-		dir := filepath.Dir(a)
-		r, ok := resolved[dir]
-		if !ok {
-			r, _ = filepath.EvalSymlinks(dir)
-			resolved[dir] = r
-		}
-		return r != "" && within(filepath.Join(r, filepath.Base(a)))
-	}
-	return inOut
 }
 
 // outcome turns a run's end into the app's error: a data error under

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -244,5 +245,25 @@ func TestRunLine(t *testing.T) {
 		if got := runLine(c.sessions, c.st, 100*time.Millisecond); got != c.want {
 			t.Errorf("got  %q\nwant %q", got, c.want)
 		}
+	}
+}
+
+// TestSerialShare: with AGT_DEBUG_SERIAL set, a run says on stderr how
+// long its ordered apply step took, for make bench's serial share; without
+// it, nothing is said.
+func TestSerialShare(t *testing.T) {
+	claude := testdataFile(t, "claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl")
+	code, _, stderr := runCode(t, Transcript, nil, "-q", claude)
+	if code != 0 || strings.Contains(stderr, "ordered apply step") {
+		t.Fatalf("without %s: exit %d, stderr %q", serialEnv, code, stderr)
+	}
+	code, _, stderr = runCode(t, Transcript, map[string]string{serialEnv: "1"}, "-q", claude)
+	var sec float64
+	i := strings.Index(stderr, "agt-transcript: ordered apply step: ")
+	if code != 0 || i < 0 {
+		t.Fatalf("with %s: exit %d, stderr %q", serialEnv, code, stderr)
+	}
+	if _, err := fmt.Sscanf(stderr[i:], "agt-transcript: ordered apply step: %g s\n", &sec); err != nil || sec <= 0 {
+		t.Errorf("stderr %q: %v, %g s", stderr, err, sec)
 	}
 }
