@@ -33,6 +33,7 @@ type builder struct {
 	// the provisional calls not settled yet
 	unsettled unsettled
 	unit      string // the key of the input unit of its first event
+	spill     bool   // older messages are spilled (Consolidator.Spill)
 }
 
 type callRef struct {
@@ -50,8 +51,13 @@ type msgRef struct {
 // conv is the conversation of one stream.
 type conv struct {
 	name string
-	msgs []Message
-	open int // index of the assistant message being built, -1 when none
+	// the messages held as values, from index base on; those before it
+	// are spilled (see spill)
+	msgs    []Message
+	base    int
+	spilled *spill
+	paired  int // tool calls that have their result
+	open    int // index of the assistant message being built, -1 when none
 	// the message id (model call) of the open message, when its events name one
 	openID string
 	// index of the latest assistant message, -1 when none
@@ -109,10 +115,44 @@ func (j *joined) take() agt.Raw {
 	return r
 }
 
+// size is the number of messages of the conversation.
+func (c *conv) size() int { return c.base + len(c.msgs) }
+
+// msg returns message i, to read or change: a spilled one is reopened.
+func (c *conv) msg(i int) *Message {
+	if i >= c.base {
+		return &c.msgs[i-c.base]
+	}
+	return c.spilled.reopen(i)
+}
+
+// shed spills the messages before the last spillWindow once twice as many
+// are held (never the open message and those after it).
+func (c *conv) shed() {
+	if len(c.msgs) < 2*spillWindow {
+		return
+	}
+	k := len(c.msgs) - spillWindow
+	if c.open >= 0 {
+		k = min(k, c.open-c.base)
+	}
+	if k <= 0 {
+		return
+	}
+	if c.spilled == nil {
+		c.spilled = &spill{}
+	}
+	c.spilled.add(c.msgs[:k])
+	n := copy(c.msgs, c.msgs[k:])
+	clear(c.msgs[n:])
+	c.msgs = c.msgs[:n]
+	c.base += k
+}
+
 // close ends the open assistant message: its texts are joined.
 func (c *conv) close() {
 	if c.open >= 0 {
-		m := &c.msgs[c.open]
+		m := c.msg(c.open)
 		if c.text.n > 0 {
 			m.Text = c.text.take()
 		}
@@ -219,6 +259,9 @@ func (b *builder) add(ev *agt.Event) {
 		b.t.Format = ev.Format
 	}
 	c := b.conv(ev.Stream)
+	if b.spill {
+		c.shed() // before any message of the event is looked up
+	}
 	b.turn(c, ev)
 	ts := ev.TS // copied only where it is kept
 	if ts != "" {
@@ -247,10 +290,11 @@ func (b *builder) add(ev *agt.Event) {
 		}
 		m := c.assistant(b, ev, false)
 		t := ev.Tool
-		ts := b.mem.str(ts)
-		m.ToolCalls = append(m.ToolCalls, ToolCall{ID: b.mem.str(t.ID), Name: b.name(t.Name), NativeName: b.name(t.NativeName), Via: b.name(t.Via), Kind: b.name(t.Kind), Input: b.mem.raw(t.Input), Status: StatusUnknown, StartedAt: ts})
-		ref := callRef{c, c.open, len(m.ToolCalls) - 1, ts}
-		// kept until the call's result comes
+		m.ToolCalls = append(m.ToolCalls, ToolCall{ID: b.mem.str(t.ID), Name: b.name(t.Name), NativeName: b.name(t.NativeName), Via: b.name(t.Via), Kind: b.name(t.Kind), Input: b.mem.raw(t.Input), Status: StatusUnknown, StartedAt: b.mem.str(ts)})
+		// kept until the call's result comes, forever when none does: its
+		// own copy of the time, not one in the arena, which it would keep
+		// whole once the message is spilled
+		ref := callRef{c, c.open, len(m.ToolCalls) - 1, strings.Clone(ts)}
 		b.calls[strings.Clone(ev.ID)] = ref
 		if t.ID != "" {
 			b.native[ev.Stream+"\x00"+t.ID] = ref
@@ -281,7 +325,7 @@ func (b *builder) add(ev *agt.Event) {
 			text = agt.String("error: " + ev.Error.Message)
 		}
 		c.close()
-		c.msgs = append(c.msgs, Message{Index: len(c.msgs), Role: r.role, Kind: kind, TS: b.mem.str(ts), Text: b.mem.raw(text), Model: b.name(ev.Model)})
+		c.msgs = append(c.msgs, Message{Index: c.size(), Role: r.role, Kind: kind, TS: b.mem.str(ts), Text: b.mem.raw(text), Model: b.name(ev.Model)})
 		c.counts.Messages++
 	}
 }
@@ -295,7 +339,7 @@ func (b *builder) add(ev *agt.Event) {
 func (c *conv) assistant(b *builder, ev *agt.Event, speaks bool) *Message {
 	var m *Message
 	if c.open >= 0 && c.same(ev, speaks) {
-		m = &c.msgs[c.open]
+		m = c.msg(c.open)
 		if m.Model == "" {
 			m.Model = b.name(ev.Model)
 		}
@@ -318,18 +362,18 @@ func (c *conv) same(ev *agt.Event, speaks bool) bool {
 	if ev.MessageID != "" && c.openID != "" {
 		return ev.MessageID == c.openID
 	}
-	return c.msgs[c.open].Usage == nil && !(speaks && c.answered)
+	return c.msg(c.open).Usage == nil && !(speaks && c.answered)
 }
 
 // newAssistant closes the open message and opens a new assistant message.
 func (c *conv) newAssistant(b *builder, ev *agt.Event) *Message {
 	c.close()
-	c.open = len(c.msgs)
+	c.open = c.size()
 	c.lastAssistant = c.open
 	c.answered = false
 	c.msgs = append(c.msgs, Message{Index: c.open, Role: RoleAssistant, TS: b.mem.str(ev.TS), Model: b.name(ev.Model)})
 	c.counts.Messages++
-	return &c.msgs[c.open]
+	return &c.msgs[len(c.msgs)-1]
 }
 
 func (b *builder) model(c *conv, m string) {
@@ -352,7 +396,7 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 		if b.startedBy == nil {
 			b.startedBy = map[string]string{}
 		}
-		b.startedBy[strings.Clone(m.Agent)] = b.mem.str(r.ID)
+		b.startedBy[strings.Clone(m.Agent)] = strings.Clone(r.ID)
 	}
 	ref, ok := b.calls[r.Call]
 	if !ok && r.ID != "" {
@@ -362,7 +406,7 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 		c.counts.UnpairedResults++
 		return
 	}
-	tc := &ref.c.msgs[ref.msg].ToolCalls[ref.call]
+	tc := &ref.c.msg(ref.msg).ToolCalls[ref.call]
 	if tc.Status != StatusUnknown { // a second result for the call
 		c.counts.UnpairedResults++
 		return
@@ -375,6 +419,7 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 	}
 	tc.Output, tc.IsError, tc.ExitCode, tc.EndedAt = b.mem.raw(r.Output), r.IsError, r.ExitCode, b.mem.str(ts)
 	tc.Status = StatusOK
+	ref.c.paired++
 	if r.IsError {
 		tc.Status = StatusError
 		ref.c.counts.ToolErrors++
@@ -425,7 +470,7 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 		} else if !ok && c.lastAssistant >= 0 && c.open < 0 {
 			ref, ok = msgRef{c, c.lastAssistant}, true
 		}
-		if !ok || ref.c.msgs[ref.msg].Usage != nil {
+		if !ok || ref.c.msg(ref.msg).Usage != nil {
 			c.newAssistant(b, ev)
 			ref = msgRef{c, c.open}
 			// the call's events that come after its usage join its message
@@ -435,7 +480,7 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 			b.byCall[strings.Clone(key)] = ref
 		}
 	}
-	m := &ref.c.msgs[ref.msg]
+	m := ref.c.msg(ref.msg)
 	if m.Usage == nil {
 		m.Usage = &agt.Usage{Scope: agt.ScopeCall}
 	}
@@ -511,7 +556,7 @@ func (b *builder) turn(c *conv, ev *agt.Event) {
 	if agt.Failed(o.Status) && (!agt.Failed(c.sig.Status) || c.moved) {
 		c.failed++
 	}
-	c.sig, c.moved = agt.Outcome{Status: b.name(o.Status), Reason: b.mem.str(o.Reason)}, false
+	c.sig, c.moved = agt.Outcome{Status: b.name(o.Status), Reason: strings.Clone(o.Reason)}, false
 }
 
 // outcome is how the stream's run ended (its counts final): the last
@@ -533,11 +578,11 @@ func (c *conv) outcome() Outcome {
 // its last message is an assistant message with such a call, and no text,
 // reasoning or user message came after its calls.
 func (c *conv) cutMidCall() bool {
-	n := len(c.msgs) - 1
+	n := c.size() - 1
 	if n < 0 || c.lastAssistant != n || (c.lastAct != agt.KindToolCall && c.lastAct != agt.KindToolResult) {
 		return false
 	}
-	for _, tc := range c.msgs[n].ToolCalls {
+	for _, tc := range c.msg(n).ToolCalls {
 		if tc.Status == StatusUnknown {
 			return true
 		}
@@ -595,7 +640,7 @@ func (b *builder) transcript() *Transcript {
 		o := c.outcome()
 		errs += o.Errors
 		if name == agt.StreamMain {
-			t.Messages = c.msgs
+			t.Messages, t.spill = c.msgs, c.spilled
 			t.Outcome = o
 			continue
 		}
@@ -603,7 +648,7 @@ func (b *builder) transcript() *Transcript {
 		sub := Subagent{
 			Stream: name, ToolCallID: b.startedBy[agent], Model: top(c.models, nil), StartedAt: c.first, EndedAt: c.last,
 			Messages: c.msgs, Usage: c.usage, CostUSD: c.usage.CostUSD, NativeCostUSD: c.usage.NativeCostUSD, Counts: c.counts,
-			Outcome: o,
+			Outcome: o, spill: c.spilled,
 		}
 		sub.Usage.Scope, sub.Usage.CostUSD, sub.Usage.NativeCostUSD = ScopeSession, nil, nil
 		t.Subagents = append(t.Subagents, sub)
@@ -631,18 +676,12 @@ func (b *builder) transcript() *Transcript {
 	return t
 }
 
-// finish marks calls without a result and fills empty message lists.
+// finish counts calls without a result and fills empty message lists.
 func (c *conv) finish() {
 	if c.msgs == nil {
 		c.msgs = []Message{}
 	}
-	for i := range c.msgs {
-		for j := range c.msgs[i].ToolCalls {
-			if c.msgs[i].ToolCalls[j].Status == StatusUnknown {
-				c.counts.UnpairedCalls++
-			}
-		}
-	}
+	c.counts.UnpairedCalls = c.counts.ToolCalls - c.paired
 }
 
 // top is the model used most, ties broken by first use.

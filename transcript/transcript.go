@@ -69,6 +69,8 @@ type Transcript struct {
 	Subagents     []Subagent `json:"subagents"`
 	Counts        Counts     `json:"counts"`
 	Outcome       Outcome    `json:"outcome"`
+
+	spill *spill // the messages before Messages, when spilled (Whole)
 }
 
 // Message is one message of a conversation.
@@ -116,6 +118,8 @@ type Subagent struct {
 	NativeCostUSD *float64  `json:"native_cost_usd,omitempty"` // the agent's own figure
 	Counts        Counts    `json:"counts"`
 	Outcome       Outcome   `json:"outcome"`
+
+	spill *spill // the messages before Messages, when spilled (Transcript.Whole)
 }
 
 // Outcome is how a run ended: Status is one of agt's Outcome* statuses,

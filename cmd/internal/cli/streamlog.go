@@ -147,6 +147,7 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 				return each(ev)
 			}
 			cons.Hold = fl != nil
+			cons.Spill = true    // the closing line reads no message
 			cons.Out = sum.Flush // a live run's lines go out as they come
 			out = cons
 		}

@@ -129,6 +129,8 @@ be read, the output could not be written, or a data error under --strict,
 			cons := transcript.NewConsolidator(provider.UnitKey, false, func(_ string, t *transcript.Transcript, _ []agt.Event) error { return format.Write(w, t) })
 			cons.Window, cons.Out, cons.Warn = n.Window, w.Flush, warner(c, io)
 			cons.Hold = fl != nil // followed, sessions interleave: none ends before following does
+			// WriteJSON writes spilled messages; an export reads them all
+			cons.Spill = format.Ext == ""
 			st, err := read(c, cfg, fl, inputs, cons, io.Err)
 			if err == nil || interrupted(c, err) {
 				// interrupted, the sessions read so far are written as
@@ -192,6 +194,7 @@ be read, the output could not be written, or a data error under --strict,
 		}
 		cons := transcript.NewConsolidator(provider.UnitKey, mode != transcript.LogOff, d.Flush)
 		cons.Window, cons.Group, cons.Warn = n.Window, d.Group, warner(c, io)
+		cons.Spill = len(d.Exports) == 0
 		st, err := read(c, cfg, nil, inputs, cons, diag)
 		if bar != nil {
 			bar.clear()

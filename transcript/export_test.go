@@ -1,0 +1,34 @@
+package transcript
+
+// SetSpill sets how many messages stay values and the size of a spilled
+// block, and returns what restores them.
+func SetSpill(window, block int) (restore func()) {
+	w, b := spillWindow, spillBlock
+	spillWindow, spillBlock = window, block
+	return func() { spillWindow, spillBlock = w, b }
+}
+
+// Reopened is how many spilled messages of t were decoded again.
+func Reopened(t *Transcript) int {
+	n := 0
+	if t.spill != nil {
+		n += len(t.spill.reopened)
+	}
+	for i := range t.Subagents {
+		if s := t.Subagents[i].spill; s != nil {
+			n += len(s.reopened)
+		}
+	}
+	return n
+}
+
+// Values is how many messages the open sessions of c hold as values.
+func Values(c *Consolidator) int {
+	n := 0
+	for _, b := range c.sessions {
+		for _, cv := range b.streams {
+			n += len(cv.msgs)
+		}
+	}
+	return n
+}
