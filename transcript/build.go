@@ -34,6 +34,7 @@ type builder struct {
 	unsettled unsettled
 	unit      string // the key of the input unit of its first event
 	spill     bool   // older messages are spilled (Consolidator.Spill)
+	raw       bool   // messages keep their events' records (Consolidator.Raw)
 }
 
 type callRef struct {
@@ -274,6 +275,22 @@ func (b *builder) add(ev *agt.Event) {
 			b.t.ParentSession = strings.Clone(m.ParentSession)
 		}
 	}
+	if to, ok := b.place(c, ev, ts); ok && b.raw && len(ev.Raw) > 0 {
+		to.c.msg(to.msg).keep(&b.mem, ev.Raw)
+	}
+}
+
+// keep adds an event's record to the message's, unless it is the last one
+// already there (the events of one record come one after another).
+func (m *Message) keep(mem *arena, raw agt.Raw) {
+	if n := len(m.Raw); n == 0 || !bytes.Equal(m.Raw[n-1], raw) {
+		m.Raw = append(m.Raw, mem.raw(raw))
+	}
+}
+
+// place consolidates the conversational part of an event and tells which
+// message it went to, if any.
+func (b *builder) place(c *conv, ev *agt.Event, ts string) (msgRef, bool) {
 	switch ev.Kind {
 	case agt.KindAssistant, agt.KindReasoning:
 		c.assistant(b, ev, true)
@@ -284,9 +301,10 @@ func (b *builder) add(ev *agt.Event) {
 		}
 		b.bySrc[ev.Src] = msgRef{c, c.open}
 		b.model(c, ev.Model)
+		return msgRef{c, c.open}, true
 	case agt.KindToolCall:
 		if ev.Tool == nil { // never from input (events are checked); an in-process event
-			return
+			return msgRef{}, false
 		}
 		m := c.assistant(b, ev, false)
 		t := ev.Tool
@@ -302,16 +320,17 @@ func (b *builder) add(ev *agt.Event) {
 		b.bySrc[ev.Src] = msgRef{c, c.open}
 		c.counts.ToolCalls++
 		b.model(c, ev.Model)
+		return msgRef{c, c.open}, true
 	case agt.KindToolResult:
-		b.result(c, ev, ts)
+		return b.result(c, ev, ts)
 	case agt.KindUsage:
-		b.usage(c, ev)
+		return b.usage(c, ev)
 	case agt.KindUnknown:
 		c.counts.Unknown++
 	default:
 		r, ok := roles[ev.Kind]
 		if !ok {
-			return
+			return msgRef{}, false
 		}
 		kind := r.kind
 		if kind == KindCompaction && ev.Meta != nil && notCompaction[ev.Meta.Type] {
@@ -327,7 +346,9 @@ func (b *builder) add(ev *agt.Event) {
 		c.close()
 		c.msgs = append(c.msgs, Message{Index: c.size(), Role: r.role, Kind: kind, TS: b.mem.str(ts), Text: b.mem.raw(text), Model: b.name(ev.Model)})
 		c.counts.Messages++
+		return msgRef{c, c.size() - 1}, true
 	}
+	return msgRef{}, false
 }
 
 // assistant returns the assistant message an event belongs to. A message is
@@ -387,10 +408,11 @@ func (b *builder) model(c *conv, m string) {
 	}
 }
 
-func (b *builder) result(c *conv, ev *agt.Event, ts string) {
+// result pairs a tool result with its call, and returns the call's message.
+func (b *builder) result(c *conv, ev *agt.Event, ts string) (msgRef, bool) {
 	r := ev.Result
 	if r == nil {
-		return
+		return msgRef{}, false
 	}
 	if m := ev.Meta; m != nil && m.Agent != "" && r.ID != "" && b.startedBy[m.Agent] == "" {
 		if b.startedBy == nil {
@@ -404,12 +426,12 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 	}
 	if !ok {
 		c.counts.UnpairedResults++
-		return
+		return msgRef{}, false
 	}
 	tc := &ref.c.msg(ref.msg).ToolCalls[ref.call]
 	if tc.Status != StatusUnknown { // a second result for the call
 		c.counts.UnpairedResults++
-		return
+		return msgRef{}, false
 	}
 	// a paired call is no longer looked up: a second result for it finds
 	// nothing and is unpaired, as it would be found answered
@@ -432,6 +454,7 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 	if ref.c.open == ref.msg {
 		ref.c.answered = true
 	}
+	return msgRef{ref.c, ref.msg}, true
 }
 
 // usage attaches a call-scope usage event to the message of its call: the
@@ -442,11 +465,11 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 // the one found already has another's, the call had no event of its own (or
 // none yet: its events that come after it, naming its id, join the message)
 // and gets a message of its own, empty but for its usage. Run-scope usage
-// counts in the totals only.
-func (b *builder) usage(c *conv, ev *agt.Event) {
+// counts in the totals only. It returns the message the usage went to.
+func (b *builder) usage(c *conv, ev *agt.Event) (msgRef, bool) {
 	u := ev.Usage
 	if u == nil {
-		return
+		return msgRef{}, false
 	}
 	c.usage.Add(u)
 	b.unsettled.note(ev)
@@ -455,7 +478,7 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 		b.t.ContextWindow = u.ContextWindow
 	}
 	if u.Scope != agt.ScopeCall {
-		return
+		return msgRef{}, false
 	}
 	key := ""
 	if u.MessageID != "" {
@@ -490,6 +513,7 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 	if m.Model == "" {
 		m.Model = b.name(ev.Model)
 	}
+	return ref, true
 }
 
 func (b *builder) meta(m *agt.Meta) {

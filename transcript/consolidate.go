@@ -90,6 +90,9 @@ type Consolidator struct {
 	// (the same bytes); Transcript.Whole gives a reader of Messages (an
 	// export) all of them.
 	Spill bool
+	// Raw keeps in each message the records of the events it was made
+	// from (their raw field: agt-parse --raw), each once.
+	Raw bool
 
 	unitKey  func(path string) string
 	keep     bool
@@ -174,7 +177,7 @@ func (c *Consolidator) Add(evs []agt.Event) error {
 		}
 		if b == nil {
 			b = newBuilder(ev, c.keep)
-			b.spill = c.Spill
+			b.spill, b.raw = c.Spill, c.Raw
 			b.unit = c.cur
 			c.sessions[ev.Session] = b
 			c.order = append(c.order, b)

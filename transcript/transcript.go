@@ -84,6 +84,9 @@ type Message struct {
 	Model     string     `json:"model,omitempty"`
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	Usage     *agt.Usage `json:"usage,omitempty"`
+	// Raw are the agent's records the message was made from, each once, in
+	// the order they came (Consolidator.Raw: agt-transcript --raw).
+	Raw []agt.Raw `json:"raw,omitempty"`
 }
 
 // ToolCall is a tool call with its result.

@@ -131,6 +131,7 @@ be read, the output could not be written, or a data error under --strict,
 			cons.Hold = fl != nil // followed, sessions interleave: none ends before following does
 			// WriteJSON writes spilled messages; an export reads them all
 			cons.Spill = format.Ext == ""
+			cons.Raw = c.Bool("raw") // the records reach the messages
 			st, err := read(c, cfg, fl, inputs, cons, io.Err)
 			if err == nil || interrupted(c, err) {
 				// interrupted, the sessions read so far are written as
@@ -195,6 +196,7 @@ be read, the output could not be written, or a data error under --strict,
 		cons := transcript.NewConsolidator(provider.UnitKey, mode != transcript.LogOff, d.Flush)
 		cons.Window, cons.Group, cons.Warn = n.Window, d.Group, warner(c, io)
 		cons.Spill = len(d.Exports) == 0
+		cons.Raw = c.Bool("raw")
 		st, err := read(c, cfg, nil, inputs, cons, diag)
 		if bar != nil {
 			bar.clear()
