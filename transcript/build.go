@@ -16,8 +16,8 @@ type builder struct {
 	order   []string           // streams by first appearance
 	calls   map[string]callRef // event id of a tool call → where it is
 	native  map[string]callRef // stream NUL native tool id → the latest such call
-	bySrc   map[agt.Src]msgRef // source of an event → its message (usage attaches there)
-	byCall  map[string]msgRef  // stream NUL usage.message_id → the message holding that call's usage
+	bySrc   recent[agt.Src]    // source of an event → its message (usage attaches there)
+	byCall  recent[string]     // stream NUL usage.message_id → the message holding that call's usage
 	models  map[string]int     // model → assistant messages using it
 	events  []agt.Event        // kept for stream logs only
 	keep    bool
@@ -47,6 +47,41 @@ type callRef struct {
 type msgRef struct {
 	c   *conv
 	msg int
+}
+
+// recentSize is how many keys a generation of a recent map holds.
+var recentSize = 1 << 14
+
+// recent maps keys to messages, forgetting the oldest keys: the keys set
+// last (between recentSize and twice as many) are found. A usage event
+// finds its message by the source line or the model call of events that
+// came just before it (the events of one record, of one call, come
+// together), so that a session's lookups need not grow with it.
+type recent[K comparable] struct {
+	cur, old map[K]msgRef
+}
+
+func (r *recent[K]) get(k K) (msgRef, bool) {
+	if v, ok := r.cur[k]; ok {
+		return v, true
+	}
+	v, ok := r.old[k]
+	return v, ok
+}
+
+func (r *recent[K]) has(k K) bool {
+	_, ok := r.get(k)
+	return ok
+}
+
+func (r *recent[K]) set(k K, v msgRef) {
+	if _, ok := r.cur[k]; !ok && len(r.cur) >= recentSize {
+		r.old, r.cur = r.cur, nil
+	}
+	if r.cur == nil {
+		r.cur = map[K]msgRef{}
+	}
+	r.cur[k] = v
 }
 
 // conv is the conversation of one stream.
@@ -218,8 +253,6 @@ func newBuilder(ev *agt.Event, keep bool) *builder {
 		streams: map[string]*conv{},
 		calls:   map[string]callRef{},
 		native:  map[string]callRef{},
-		bySrc:   map[agt.Src]msgRef{},
-		byCall:  map[string]msgRef{},
 		models:  map[string]int{},
 		names:   map[string]string{},
 		keep:    keep,
@@ -299,7 +332,7 @@ func (b *builder) place(c *conv, ev *agt.Event, ts string) (msgRef, bool) {
 		} else {
 			c.reasoning.add(b.mem.raw(ev.Text))
 		}
-		b.bySrc[ev.Src] = msgRef{c, c.open}
+		b.bySrc.set(ev.Src, msgRef{c, c.open})
 		b.model(c, ev.Model)
 		return msgRef{c, c.open}, true
 	case agt.KindToolCall:
@@ -317,7 +350,7 @@ func (b *builder) place(c *conv, ev *agt.Event, ts string) (msgRef, bool) {
 		if t.ID != "" {
 			b.native[ev.Stream+"\x00"+t.ID] = ref
 		}
-		b.bySrc[ev.Src] = msgRef{c, c.open}
+		b.bySrc.set(ev.Src, msgRef{c, c.open})
 		c.counts.ToolCalls++
 		b.model(c, ev.Model)
 		return msgRef{c, c.open}, true
@@ -371,8 +404,8 @@ func (c *conv) assistant(b *builder, ev *agt.Event, speaks bool) *Message {
 		c.openID = strings.Clone(id)
 		// the call's usage finds its message by id; a call whose events
 		// come back after another's began keeps its first message
-		if k := ev.Stream + "\x00" + id; b.byCall[k] == (msgRef{}) {
-			b.byCall[k] = msgRef{c, c.open}
+		if k := ev.Stream + "\x00" + id; !b.byCall.has(k) {
+			b.byCall.set(k, msgRef{c, c.open})
 		}
 	}
 	return m
@@ -484,9 +517,9 @@ func (b *builder) usage(c *conv, ev *agt.Event) (msgRef, bool) {
 	if u.MessageID != "" {
 		key = ev.Stream + "\x00" + u.MessageID
 	}
-	ref, ok := b.byCall[key]
+	ref, ok := b.byCall.get(key)
 	if !ok || key == "" {
-		ref, ok = b.bySrc[ev.Src]
+		ref, ok = b.bySrc.get(ev.Src)
 		// the open message, unless its events name another call
 		if !ok && c.open >= 0 && (key == "" || c.openID == "") {
 			ref, ok = msgRef{c, c.open}, true
@@ -500,7 +533,7 @@ func (b *builder) usage(c *conv, ev *agt.Event) (msgRef, bool) {
 			c.openID = strings.Clone(u.MessageID)
 		}
 		if key != "" {
-			b.byCall[strings.Clone(key)] = ref
+			b.byCall.set(strings.Clone(key), ref)
 		}
 	}
 	m := ref.c.msg(ref.msg)
@@ -654,6 +687,9 @@ func (b *builder) transcript() *Transcript {
 		c := b.streams[name]
 		c.close()
 		c.finish()
+		if c.spilled != nil {
+			c.spilled.end()
+		}
 		t.Usage.Add(&c.usage)
 		t.Counts.add(c.counts)
 		for _, m := range c.modelOrder {

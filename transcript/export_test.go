@@ -1,11 +1,12 @@
 package transcript
 
-// SetSpill sets how many messages stay values and the size of a spilled
-// block, and returns what restores them.
-func SetSpill(window, block int) (restore func()) {
-	w, b := spillWindow, spillBlock
-	spillWindow, spillBlock = window, block
-	return func() { spillWindow, spillBlock = w, b }
+// SetSpill sets how many messages stay values, the size of a spilled
+// block and of a generation of the lookups by source and by call, and
+// returns what restores them.
+func SetSpill(window, block, recent int) (restore func()) {
+	w, b, r := spillWindow, spillBlock, recentSize
+	spillWindow, spillBlock, recentSize = window, block, recent
+	return func() { spillWindow, spillBlock, recentSize = w, b, r }
 }
 
 // Reopened is how many spilled messages of t were decoded again.

@@ -81,6 +81,16 @@ func (s *spill) seal() {
 	s.blocks = append(s.blocks, spillBlk{z: z[:len(z):len(z)], first: s.n - len(s.curEnd), end: s.curEnd})
 	s.held += len(z) + 4*len(s.curEnd)
 	s.cur, s.curEnd = s.cur[:0], nil
+	if cap(s.cur) > 2*spillBlock { // grown for a large message: not kept
+		s.cur = nil
+	}
+}
+
+// end compresses the messages not compressed yet: the conversation is
+// over, and many may wait for their output (a group's sessions).
+func (s *spill) end() {
+	s.seal()
+	s.cur = nil
 }
 
 // Held is how many bytes the spilled messages hold: their compressed

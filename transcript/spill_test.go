@@ -39,12 +39,13 @@ func transcriptsOf(t *testing.T, evs []agt.Event, spill bool) ([][]byte, []*tran
 
 // TestSpillSameBytes: every corpus file's transcripts, built with their
 // messages spilled as soon as they can be (one message kept as a value,
-// blocks of a few messages) and written by WriteJSON, are the same bytes
-// as built whole; Whole gives back the messages themselves; and late
-// results and usage reached spilled messages (reopened) somewhere, so that
-// the test covers them.
+// blocks of a few messages) and the lookups by source and by call
+// forgetting all but their last 64 to 128 keys, and written by WriteJSON,
+// are the same bytes as built whole with the lookups of a real run (which
+// no corpus file fills); Whole gives back the messages themselves; and
+// late results and usage reached spilled messages (reopened) somewhere,
+// so that the test covers them.
 func TestSpillSameBytes(t *testing.T) {
-	defer transcript.SetSpill(1, 512)()
 	dir := providertest.CorpusDir(t)
 	ins, _ := stage.Expand([]string{dir}, nil, provider.Claim)
 	reopened, files := 0, 0
@@ -54,7 +55,9 @@ func TestSpillSameBytes(t *testing.T) {
 		}
 		_, evs := consolidate(t, provider.Config{}, in.Path)
 		whole, _ := transcriptsOf(t, evs, false)
+		restore := transcript.SetSpill(1, 512, 64)
 		spilled, ts := transcriptsOf(t, evs, true)
+		restore()
 		if len(whole) != len(spilled) {
 			t.Fatalf("%s: %d transcripts spilled, %d whole", in.Path, len(spilled), len(whole))
 		}
@@ -128,7 +131,7 @@ func maxValues(t *testing.T, evs []agt.Event, spill bool) int {
 // TestSpillBound: spilled, a session holds no more messages as values
 // however long it is (twice the window at most); whole, it holds them all.
 func TestSpillBound(t *testing.T) {
-	defer transcript.SetSpill(16, 4<<10)()
+	defer transcript.SetSpill(16, 4<<10, 64)()
 	short, long := longSession(500), longSession(5000)
 	a, b := maxValues(t, short, true), maxValues(t, long, true)
 	if a > 32 || b > 32 {
@@ -152,7 +155,7 @@ func TestSpillBound(t *testing.T) {
 // messages already spilled: they are decoded again, changed, and written
 // as they would be whole.
 func TestSpillLate(t *testing.T) {
-	defer transcript.SetSpill(1, 256)()
+	defer transcript.SetSpill(1, 256, 4)()
 	evs := longSession(40)
 	// each turn's result and usage come three turns later
 	var late []agt.Event
