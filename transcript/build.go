@@ -34,6 +34,9 @@ type builder struct {
 	unsettled unsettled
 	unit      string // the key of the input unit of its first event
 	spill     bool   // older messages are spilled (Consolidator.Spill)
+	store     *store // where they are, once the session is long enough
+	lastConv  *conv  // the conversation of the last event
+	values    int    // messages made so far, until the store is made
 	raw       bool   // messages keep their events' records (Consolidator.Raw)
 }
 
@@ -162,13 +165,13 @@ func (c *conv) msg(i int) *Message {
 	return c.spilled.reopen(i)
 }
 
-// shed spills the messages before the last spillWindow once twice as many
-// are held (never the open message and those after it).
-func (c *conv) shed() {
-	if len(c.msgs) < 2*spillWindow {
+// shed spills the messages before the last keep once twice as many are
+// held (never the open message and those after it) into st.
+func (c *conv) shed(st *store, keep int) {
+	if len(c.msgs) < 2*keep {
 		return
 	}
-	k := len(c.msgs) - spillWindow
+	k := len(c.msgs) - keep
 	if c.open >= 0 {
 		k = min(k, c.open-c.base)
 	}
@@ -176,7 +179,7 @@ func (c *conv) shed() {
 		return
 	}
 	if c.spilled == nil {
-		c.spilled = &spill{}
+		c.spilled = &spill{st: st}
 	}
 	c.spilled.add(c.msgs[:k])
 	n := copy(c.msgs, c.msgs[k:])
@@ -200,16 +203,19 @@ func (c *conv) close() {
 }
 
 // arena holds copies of the bytes a transcript keeps from events, which
-// would otherwise pin the whole read buffers they point into.
+// would otherwise pin the whole read buffers they point into. Apart, each
+// copy is a value of its own: the messages of a spilled session go while
+// a few stay, and a chunk of the arena would stay whole for any of them.
 type arena struct {
-	buf []byte
+	buf   []byte
+	apart bool
 }
 
 func (a *arena) raw(r agt.Raw) agt.Raw {
 	if len(r) == 0 {
 		return r
 	}
-	if len(r) > 64<<10 {
+	if len(r) > 64<<10 || a.apart {
 		return bytes.Clone(r)
 	}
 	if cap(a.buf)-len(a.buf) < len(r) {
@@ -293,8 +299,20 @@ func (b *builder) add(ev *agt.Event) {
 		b.t.Format = ev.Format
 	}
 	c := b.conv(ev.Stream)
-	if b.spill {
-		c.shed() // before any message of the event is looked up
+	if b.spill && b.store == nil && b.values >= 2*spillWindow {
+		// long enough to spill (a short session spills nothing): from
+		// now on its bytes are copied one by one, not into the arena
+		b.store, b.mem.apart = &store{}, true
+	}
+	if b.store != nil { // before any message of the event is looked up
+		c.shed(b.store, spillWindow)
+		// the stream the events leave (a subagent's, the main one while a
+		// subagent runs) keeps its last message only: a session may have
+		// hundreds of subagents, each a few messages
+		if p := b.lastConv; p != nil && p != c {
+			p.shed(b.store, 1)
+		}
+		b.lastConv = c
 	}
 	b.turn(c, ev)
 	ts := ev.TS // copied only where it is kept
@@ -379,6 +397,7 @@ func (b *builder) place(c *conv, ev *agt.Event, ts string) (msgRef, bool) {
 		c.close()
 		c.msgs = append(c.msgs, Message{Index: c.size(), Role: r.role, Kind: kind, TS: b.mem.str(ts), Text: b.mem.raw(text), Model: b.name(ev.Model)})
 		c.counts.Messages++
+		b.values++
 		return msgRef{c, c.size() - 1}, true
 	}
 	return msgRef{}, false
@@ -427,6 +446,7 @@ func (c *conv) newAssistant(b *builder, ev *agt.Event) *Message {
 	c.answered = false
 	c.msgs = append(c.msgs, Message{Index: c.open, Role: RoleAssistant, TS: b.mem.str(ev.TS), Model: b.name(ev.Model)})
 	c.counts.Messages++
+	b.values++
 	return &c.msgs[len(c.msgs)-1]
 }
 
@@ -682,14 +702,14 @@ func (b *builder) transcript() *Transcript {
 		}
 		return strings.Compare(x, y)
 	})
+	if b.store != nil {
+		b.store.end()
+	}
 	errs := 0
 	for _, name := range order {
 		c := b.streams[name]
 		c.close()
 		c.finish()
-		if c.spilled != nil {
-			c.spilled.end()
-		}
 		t.Usage.Add(&c.usage)
 		t.Counts.add(c.counts)
 		for _, m := range c.modelOrder {

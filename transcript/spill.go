@@ -3,7 +3,6 @@ package transcript
 import (
 	"bytes"
 	"fmt"
-	"sync"
 
 	"github.com/agt-project/agt"
 	"github.com/klauspost/compress/zstd"
@@ -26,80 +25,127 @@ var (
 	spillWindow = 64
 	// spillBlock is about how many bytes of encoded messages a compressed
 	// block holds (a message larger than that is a block of its own).
-	spillBlock = 256 << 10
+	spillBlock = 1 << 20
 )
 
 // zstd coders of the spilled blocks, shared: EncodeAll and DecodeAll may be
 // called from several goroutines (a consolidator seals, the -o writers
 // read).
 var (
-	zenc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(2),
+	zenc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(2),
 		zstd.WithLowerEncoderMem(true), zstd.WithZeroFrames(true))
 	zdec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(2), zstd.WithDecoderLowmem(true))
 )
 
-// spill holds the spilled messages of one conversation: messages 0 to n-1,
-// in blocks, the last of them (cur) not compressed yet.
-type spill struct {
+// store holds the spilled messages of a session's conversations, in the
+// order they were spilled: compressed blocks, and the last messages not
+// compressed yet (cur). The conversations of a session (its main stream
+// and its subagents', which interleave) share it, so that a session holds
+// one block under way, not one per subagent.
+type store struct {
 	blocks []spillBlk
 	cur    []byte   // encoded messages not yet compressed, back to back
 	curEnd []uint32 // where each message of cur ends
-	n      int      // messages spilled
+	held   int      // bytes held in blocks
+	zbuf   []byte   // what seal compresses into
+	// the block last decompressed, for readers that walk a conversation
+	last    int
+	lastBuf []byte
+}
+
+// spillBlk is a compressed block of messages, end[i] where the i-th ends
+// in the decompressed bytes.
+type spillBlk struct {
+	z   []byte
+	end []uint32
+}
+
+// loc is where a spilled message is: the i-th of block blk (blk ==
+// len(blocks): of cur).
+type loc struct{ blk, i int32 }
+
+// put spills m and returns where it is.
+func (st *store) put(m *Message) loc {
+	st.cur = AppendJSON(st.cur, m)
+	st.cur = st.cur[:len(st.cur)-1] // the line end
+	st.curEnd = append(st.curEnd, uint32(len(st.cur)))
+	l := loc{int32(len(st.blocks)), int32(len(st.curEnd) - 1)}
+	if len(st.cur) >= spillBlock {
+		st.seal()
+	}
+	return l
+}
+
+// seal compresses cur into a block.
+func (st *store) seal() {
+	if len(st.curEnd) == 0 {
+		return
+	}
+	st.zbuf = zenc.EncodeAll(st.cur, st.zbuf[:0])
+	z := bytes.Clone(st.zbuf) // its own size: the blocks are what a session holds
+	st.blocks = append(st.blocks, spillBlk{z: z, end: st.curEnd})
+	st.held += len(z) + 4*len(st.curEnd)
+	st.cur, st.curEnd = st.cur[:0], nil
+	if cap(st.cur) > 2*spillBlock { // grown for a large message: not kept
+		st.cur = nil
+	}
+}
+
+// end compresses the messages not compressed yet: the session is over,
+// and it may wait for its output (a group's sessions).
+func (st *store) end() {
+	st.seal()
+	st.cur, st.zbuf = nil, nil
+}
+
+// Held is how many bytes the store holds: its compressed blocks and the
+// encoded messages not compressed yet.
+func (st *store) Held() int {
+	if st == nil {
+		return 0
+	}
+	return st.held + len(st.cur)
+}
+
+// bytes returns the encoded message at l. It is valid until the next call.
+func (st *store) bytes(l loc) []byte {
+	data, end := st.cur, st.curEnd
+	if int(l.blk) < len(st.blocks) {
+		b := &st.blocks[l.blk]
+		if st.lastBuf == nil || st.last != int(l.blk) {
+			var err error
+			st.lastBuf, err = zdec.DecodeAll(b.z, st.lastBuf[:0])
+			if err != nil { // the blocks are the encoder's own: never
+				panic(fmt.Sprintf("transcript: spilled block: %v", err))
+			}
+			st.last = int(l.blk)
+		}
+		data, end = st.lastBuf, b.end
+	}
+	from := uint32(0)
+	if l.i > 0 {
+		from = end[l.i-1]
+	}
+	return data[from:end[l.i]]
+}
+
+// drop lets go of the block buffer of bytes.
+func (st *store) drop() { st.lastBuf, st.last = nil, 0 }
+
+// spill is a conversation's spilled messages: messages 0 to len(at)-1.
+type spill struct {
+	st *store
+	at []loc
 	// messages decoded again because an event still reached them: they are
 	// written from these values
 	reopened map[int]*Message
-	held     int // bytes held: compressed blocks and cur
-}
-
-// spillBlk is a compressed block of messages first to first+len(end)-1,
-// end[i] where the i-th ends in the decompressed bytes.
-type spillBlk struct {
-	z     []byte
-	first int
-	end   []uint32
 }
 
 // add spills ms, the messages that follow the ones already spilled.
 func (s *spill) add(ms []Message) {
 	for i := range ms {
-		s.cur = AppendJSON(s.cur, &ms[i])
-		s.cur = s.cur[:len(s.cur)-1] // the line end
-		s.curEnd = append(s.curEnd, uint32(len(s.cur)))
-		s.n++
-		if len(s.cur) >= spillBlock {
-			s.seal()
-		}
+		s.at = append(s.at, s.st.put(&ms[i]))
 	}
-}
-
-// seal compresses cur into a block.
-func (s *spill) seal() {
-	if len(s.curEnd) == 0 {
-		return
-	}
-	z := zenc.EncodeAll(s.cur, make([]byte, 0, len(s.cur)/4))
-	s.blocks = append(s.blocks, spillBlk{z: z[:len(z):len(z)], first: s.n - len(s.curEnd), end: s.curEnd})
-	s.held += len(z) + 4*len(s.curEnd)
-	s.cur, s.curEnd = s.cur[:0], nil
-	if cap(s.cur) > 2*spillBlock { // grown for a large message: not kept
-		s.cur = nil
-	}
-}
-
-// end compresses the messages not compressed yet: the conversation is
-// over, and many may wait for their output (a group's sessions).
-func (s *spill) end() {
-	s.seal()
-	s.cur = nil
-}
-
-// Held is how many bytes the spilled messages hold: their compressed
-// blocks and the encoded messages not compressed yet.
-func (s *spill) Held() int {
-	if s == nil {
-		return 0
-	}
-	return s.held + len(s.cur)
 }
 
 // reopen returns spilled message i as a value that its events may change.
@@ -108,12 +154,8 @@ func (s *spill) reopen(i int) *Message {
 		return m
 	}
 	m := new(Message)
-	var err error
-	s.each(i, i+1, func(_ int, b []byte) bool {
-		err = agt.API.Unmarshal(bytes.Clone(b), m) // its strings point into what they are decoded from
-		return false
-	})
-	if err != nil { // the bytes are the encoder's own: never
+	// its strings point into what they are decoded from
+	if err := agt.API.Unmarshal(bytes.Clone(s.st.bytes(s.at[i])), m); err != nil { // the bytes are the encoder's own: never
 		panic(fmt.Sprintf("transcript: spilled message %d: %v", i, err))
 	}
 	if s.reopened == nil {
@@ -123,56 +165,24 @@ func (s *spill) reopen(i int) *Message {
 	return m
 }
 
-// blockBufs are the buffers blocks are decompressed into.
-var blockBufs = sync.Pool{New: func() any { b := make([]byte, 0, spillBlock+spillBlock/2); return &b }}
-
-// each calls f with the encoded bytes of the spilled messages from to
-// to-1 (to -1: to the last) in order, until f returns false. A reopened
-// message is given as its bytes when it was spilled: callers that write
-// check reopened.
-func (s *spill) each(from, to int, f func(i int, b []byte) bool) {
-	if to < 0 || to > s.n {
-		to = s.n
+// each calls f with the encoded bytes of each spilled message in order (a
+// reopened message as it was spilled), until f returns false.
+func (s *spill) each(f func(i int, b []byte) bool) {
+	if s.st == nil {
+		return
 	}
-	bp := blockBufs.Get().(*[]byte)
-	defer blockBufs.Put(bp)
-	walk := func(first int, data []byte, end []uint32) bool {
-		start := uint32(0)
-		for k, e := range end {
-			i := first + k
-			if i >= to {
-				return false
-			}
-			if i >= from && !f(i, data[start:e]) {
-				return false
-			}
-			start = e
-		}
-		return true
-	}
-	for _, b := range s.blocks {
-		if b.first+len(b.end) <= from {
-			continue
-		}
-		if b.first >= to {
-			return
-		}
-		data, err := zdec.DecodeAll(b.z, (*bp)[:0])
-		if err != nil { // the blocks are the encoder's own: never
-			panic(fmt.Sprintf("transcript: spilled block: %v", err))
-		}
-		*bp = data
-		if !walk(b.first, data, b.end) {
+	defer s.st.drop()
+	for i, l := range s.at {
+		if !f(i, s.st.bytes(l)) {
 			return
 		}
 	}
-	walk(s.n-len(s.curEnd), s.cur, s.curEnd)
 }
 
 // write writes the spilled messages to c, a comma between them, a
 // reopened one encoded again, and returns how many it wrote.
 func (s *spill) write(c *chunkWriter) int {
-	s.each(0, -1, func(i int, b []byte) bool {
+	s.each(func(i int, b []byte) bool {
 		if i > 0 {
 			c.buf = append(c.buf, ',')
 		}
@@ -185,13 +195,13 @@ func (s *spill) write(c *chunkWriter) int {
 		c.spill()
 		return c.err == nil
 	})
-	return s.n
+	return len(s.at)
 }
 
 // whole returns the spilled messages as values followed by tail.
 func (s *spill) whole(tail []Message) []Message {
-	ms := make([]Message, 0, s.n+len(tail))
-	s.each(0, -1, func(i int, b []byte) bool {
+	ms := make([]Message, 0, len(s.at)+len(tail))
+	s.each(func(i int, b []byte) bool {
 		if m := s.reopened[i]; m != nil {
 			ms = append(ms, *m)
 			return true
@@ -224,11 +234,16 @@ func (t *Transcript) Whole() {
 }
 
 // Held is how many bytes the transcript's spilled messages hold (its
-// subagents' too): compressed, and the last ones not yet compressed.
+// subagents' too, which share its store): compressed, and the last ones
+// not yet compressed.
 func (t *Transcript) Held() int {
-	n := t.spill.Held()
-	for i := range t.Subagents {
-		n += t.Subagents[i].spill.Held()
+	if t.spill != nil {
+		return t.spill.st.Held()
 	}
-	return n
+	for i := range t.Subagents {
+		if s := t.Subagents[i].spill; s != nil {
+			return s.st.Held()
+		}
+	}
+	return 0
 }

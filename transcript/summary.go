@@ -214,7 +214,7 @@ func (s *Summary) Event(ev *agt.Event) error {
 	var body string
 	switch {
 	case ev.Kind == agt.KindToolCall && ev.Tool != nil:
-		st.names[ev.ID] = ev.Tool.Name
+		st.names[strings.Clone(ev.ID)] = strings.Clone(ev.Tool.Name) // a call with no result keeps them: not the read buffer
 		if now := s.clockTime(); !now.IsZero() && !past(ev.TS, now) {
 			s.calls++
 			st.tools[ev.ID] = &run{name: strings.Clone(ev.Tool.Name), stream: strings.Clone(ev.Stream), since: now, beat: now, seq: s.calls}

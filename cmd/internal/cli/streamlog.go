@@ -147,7 +147,8 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 				return each(ev)
 			}
 			cons.Hold = fl != nil
-			cons.Spill = true    // the closing line reads no message
+			cons.Spill = true // the closing line reads no message
+			limitMemory()
 			cons.Out = sum.Flush // a live run's lines go out as they come
 			out = cons
 		}

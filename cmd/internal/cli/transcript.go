@@ -7,6 +7,7 @@ import (
 	goio "io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -131,6 +132,9 @@ be read, the output could not be written, or a data error under --strict,
 			cons.Hold = fl != nil // followed, sessions interleave: none ends before following does
 			// WriteJSON writes spilled messages; an export reads them all
 			cons.Spill = format.Ext == ""
+			if cons.Spill {
+				limitMemory()
+			}
 			cons.Raw = c.Bool("raw") // the records reach the messages
 			st, err := read(c, cfg, fl, inputs, cons, io.Err)
 			if err == nil || interrupted(c, err) {
@@ -196,6 +200,9 @@ be read, the output could not be written, or a data error under --strict,
 		cons := transcript.NewConsolidator(provider.UnitKey, mode != transcript.LogOff, d.Flush)
 		cons.Window, cons.Group, cons.Warn = n.Window, d.Group, warner(c, io)
 		cons.Spill = len(d.Exports) == 0
+		if cons.Spill && mode == transcript.LogOff { // a stream log holds the events
+			limitMemory()
+		}
 		cons.Raw = c.Bool("raw")
 		st, err := read(c, cfg, nil, inputs, cons, diag)
 		if bar != nil {
@@ -226,6 +233,21 @@ be read, the output could not be written, or a data error under --strict,
 		return outcome(st, nil, failed)
 	}
 	return app
+}
+
+// spillMemoryLimit is the soft memory limit of a run whose transcripts
+// spill their messages, unless GOMEMLIMIT sets one.
+const spillMemoryLimit = 256 << 20
+
+// limitMemory sets spillMemoryLimit: a long session's spilled messages
+// are a live heap that grows slowly (about a fifth of its transcript,
+// compressed), which the filters' GOGC of 200 would let triple; past the
+// limit the collector works more instead (and a larger live heap still
+// runs: the runtime bounds the collector's share of the CPU).
+func limitMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(spillMemoryLimit)
+	}
 }
 
 // foreignFolder refuses (a usage error) an output folder that holds files
