@@ -87,6 +87,11 @@ be read, the output could not be written, or a data error under --strict,
 	)
 	app.Flags = append(app.Flags, normalizeFlags()...)
 	app.Flags = append(app.Flags, followFlags()...)
+	for _, f := range app.Flags {
+		if b, ok := f.(*cli.BoolFlag); ok && b.Name == "raw" {
+			b.Usage = "give each message the untouched provider records it was made from, in its raw field (from the events' raw: agt-parse --raw in a pipe)"
+		}
+	}
 	app.Action = func(c *cli.Context) error {
 		cfg, err := parseConfig(c)
 		if err != nil {
