@@ -209,12 +209,14 @@ func (c *conv) close() {
 type arena struct {
 	buf   []byte
 	apart bool
+	n     int // bytes copied
 }
 
 func (a *arena) raw(r agt.Raw) agt.Raw {
 	if len(r) == 0 {
 		return r
 	}
+	a.n += len(r)
 	if len(r) > 64<<10 || a.apart {
 		return bytes.Clone(r)
 	}
@@ -299,9 +301,10 @@ func (b *builder) add(ev *agt.Event) {
 		b.t.Format = ev.Format
 	}
 	c := b.conv(ev.Stream)
-	if b.spill && b.store == nil && b.values >= 2*spillWindow {
-		// long enough to spill (a short session spills nothing): from
-		// now on its bytes are copied one by one, not into the arena
+	if b.spill && b.store == nil && b.values >= 2*spillWindow && b.mem.n >= spillFrom {
+		// long enough to spill (a short session spills nothing, and
+		// costs no compression): from now on its bytes are copied one
+		// by one, not into the arena
 		b.store, b.mem.apart = &store{}, true
 	}
 	if b.store != nil { // before any message of the event is looked up

@@ -46,6 +46,7 @@ func WriteJSON(w io.Writer, t *Transcript) error {
 		_, err := w.Write(AppendJSON(nil, &whole))
 		return err
 	}
+	defer t.drop()
 	bp := chunks.Get().(*[]byte)
 	defer chunks.Put(bp)
 	cw := &chunkWriter{w: w, buf: (*bp)[:0]}

@@ -1,12 +1,12 @@
 package transcript
 
 // SetSpill sets how many messages stay values, the size of a spilled
-// block and of a generation of the lookups by source and by call, and
-// returns what restores them.
+// block and of a generation of the lookups by source and by call, makes a
+// session spill whatever its size, and returns what restores them.
 func SetSpill(window, block, recent int) (restore func()) {
-	w, b, r := spillWindow, spillBlock, recentSize
-	spillWindow, spillBlock, recentSize = window, block, recent
-	return func() { spillWindow, spillBlock, recentSize = w, b, r }
+	w, b, r, f := spillWindow, spillBlock, recentSize, spillFrom
+	spillWindow, spillBlock, recentSize, spillFrom = window, block, recent, 0
+	return func() { spillWindow, spillBlock, recentSize, spillFrom = w, b, r, f }
 }
 
 // Reopened is how many spilled messages of t were decoded again.

@@ -26,6 +26,10 @@ var (
 	// spillBlock is about how many bytes of encoded messages a compressed
 	// block holds (a message larger than that is a block of its own).
 	spillBlock = 1 << 20
+	// spillFrom is how many bytes a session keeps of its events (texts,
+	// tool inputs and outputs) before it spills: the sessions of most
+	// trees never do, and cost no compression.
+	spillFrom = 8 << 20
 )
 
 // zstd coders of the spilled blocks, shared: EncodeAll and DecodeAll may be
@@ -155,7 +159,9 @@ func (s *spill) reopen(i int) *Message {
 	}
 	m := new(Message)
 	// its strings point into what they are decoded from
-	if err := agt.API.Unmarshal(bytes.Clone(s.st.bytes(s.at[i])), m); err != nil { // the bytes are the encoder's own: never
+	err := agt.API.Unmarshal(bytes.Clone(s.st.bytes(s.at[i])), m)
+	s.st.drop()     // rare: not worth a block held
+	if err != nil { // the bytes are the encoder's own: never
 		panic(fmt.Sprintf("transcript: spilled message %d: %v", i, err))
 	}
 	if s.reopened == nil {
@@ -166,12 +172,14 @@ func (s *spill) reopen(i int) *Message {
 }
 
 // each calls f with the encoded bytes of each spilled message in order (a
-// reopened message as it was spilled), until f returns false.
+// reopened message as it was spilled), until f returns false. The block
+// last decompressed stays for the next conversation (the subagents'
+// messages are spilled between the main stream's, and are written in
+// about the order they came): the caller drops it once done.
 func (s *spill) each(f func(i int, b []byte) bool) {
 	if s.st == nil {
 		return
 	}
-	defer s.st.drop()
 	for i, l := range s.at {
 		if !f(i, s.st.bytes(l)) {
 			return
@@ -222,6 +230,7 @@ func (s *spill) whole(tail []Message) []Message {
 // of Messages (an export) would not see. It does nothing to a transcript
 // whose messages are all values.
 func (t *Transcript) Whole() {
+	defer t.drop()
 	if t.spill != nil {
 		t.Messages, t.spill = t.spill.whole(t.Messages), nil
 	}
@@ -229,6 +238,18 @@ func (t *Transcript) Whole() {
 		s := &t.Subagents[i]
 		if s.spill != nil {
 			s.Messages, s.spill = s.spill.whole(s.Messages), nil
+		}
+	}
+}
+
+// drop lets go of the block its store last decompressed.
+func (t *Transcript) drop() {
+	if t.spill != nil {
+		t.spill.st.drop()
+	}
+	for i := range t.Subagents {
+		if s := t.Subagents[i].spill; s != nil {
+			s.st.drop()
 		}
 	}
 }
