@@ -16,8 +16,8 @@ type builder struct {
 	order   []string           // streams by first appearance
 	calls   map[string]callRef // event id of a tool call → where it is
 	native  map[string]callRef // stream NUL native tool id → the latest such call
-	bySrc   map[agt.Src]msgRef // source of an event → its message (usage attaches there)
-	byCall  map[string]msgRef  // stream NUL usage.message_id → the message holding that call's usage
+	bySrc   recent[agt.Src]    // source of an event → its message (usage attaches there)
+	byCall  recent[string]     // stream NUL usage.message_id → the message holding that call's usage
 	models  map[string]int     // model → assistant messages using it
 	events  []agt.Event        // kept for stream logs only
 	keep    bool
@@ -35,6 +35,11 @@ type builder struct {
 	unit      string // the key of the input unit of its first event
 	// the main stream's run-scope usage, for the turns
 	runUsage []runNote
+	spill    bool   // older messages are spilled (Consolidator.Spill)
+	store    *store // where they are, once the session is long enough
+	lastConv *conv  // the conversation of the last event
+	values   int    // messages made so far, until the store is made
+	raw      bool   // messages keep their events' records (Consolidator.Raw)
 }
 
 type callRef struct {
@@ -49,11 +54,51 @@ type msgRef struct {
 	msg int
 }
 
+// recentSize is how many keys a generation of a recent map holds.
+var recentSize = 1 << 14
+
+// recent maps keys to messages, forgetting the oldest keys: the keys set
+// last (between recentSize and twice as many) are found. A usage event
+// finds its message by the source line or the model call of events that
+// came just before it (the events of one record, of one call, come
+// together), so that a session's lookups need not grow with it.
+type recent[K comparable] struct {
+	cur, old map[K]msgRef
+}
+
+func (r *recent[K]) get(k K) (msgRef, bool) {
+	if v, ok := r.cur[k]; ok {
+		return v, true
+	}
+	v, ok := r.old[k]
+	return v, ok
+}
+
+func (r *recent[K]) has(k K) bool {
+	_, ok := r.get(k)
+	return ok
+}
+
+func (r *recent[K]) set(k K, v msgRef) {
+	if _, ok := r.cur[k]; !ok && len(r.cur) >= recentSize {
+		r.old, r.cur = r.cur, nil
+	}
+	if r.cur == nil {
+		r.cur = map[K]msgRef{}
+	}
+	r.cur[k] = v
+}
+
 // conv is the conversation of one stream.
 type conv struct {
 	name string
-	msgs []Message
-	open int // index of the assistant message being built, -1 when none
+	// the messages held as values, from index base on; those before it
+	// are spilled (see spill)
+	msgs    []Message
+	base    int
+	spilled *spill
+	paired  int // tool calls that have their result
+	open    int // index of the assistant message being built, -1 when none
 	// the message id (model call) of the open message, when its events name one
 	openID string
 	// index of the latest assistant message, -1 when none
@@ -111,10 +156,44 @@ func (j *joined) take() agt.Raw {
 	return r
 }
 
+// size is the number of messages of the conversation.
+func (c *conv) size() int { return c.base + len(c.msgs) }
+
+// msg returns message i, to read or change: a spilled one is reopened.
+func (c *conv) msg(i int) *Message {
+	if i >= c.base {
+		return &c.msgs[i-c.base]
+	}
+	return c.spilled.reopen(i)
+}
+
+// shed spills the messages before the last keep once twice as many are
+// held (never the open message and those after it) into st.
+func (c *conv) shed(st *store, keep int) {
+	if len(c.msgs) < 2*keep {
+		return
+	}
+	k := len(c.msgs) - keep
+	if c.open >= 0 {
+		k = min(k, c.open-c.base)
+	}
+	if k <= 0 {
+		return
+	}
+	if c.spilled == nil {
+		c.spilled = &spill{st: st}
+	}
+	c.spilled.add(c.msgs[:k])
+	n := copy(c.msgs, c.msgs[k:])
+	clear(c.msgs[n:])
+	c.msgs = c.msgs[:n]
+	c.base += k
+}
+
 // close ends the open assistant message: its texts are joined.
 func (c *conv) close() {
 	if c.open >= 0 {
-		m := &c.msgs[c.open]
+		m := c.msg(c.open)
 		if c.text.n > 0 {
 			m.Text = c.text.take()
 		}
@@ -126,16 +205,21 @@ func (c *conv) close() {
 }
 
 // arena holds copies of the bytes a transcript keeps from events, which
-// would otherwise pin the whole read buffers they point into.
+// would otherwise pin the whole read buffers they point into. Apart, each
+// copy is a value of its own: the messages of a spilled session go while
+// a few stay, and a chunk of the arena would stay whole for any of them.
 type arena struct {
-	buf []byte
+	buf   []byte
+	apart bool
+	n     int // bytes copied
 }
 
 func (a *arena) raw(r agt.Raw) agt.Raw {
 	if len(r) == 0 {
 		return r
 	}
-	if len(r) > 64<<10 {
+	a.n += len(r)
+	if len(r) > 64<<10 || a.apart {
 		return bytes.Clone(r)
 	}
 	if cap(a.buf)-len(a.buf) < len(r) {
@@ -179,8 +263,6 @@ func newBuilder(ev *agt.Event, keep bool) *builder {
 		streams: map[string]*conv{},
 		calls:   map[string]callRef{},
 		native:  map[string]callRef{},
-		bySrc:   map[agt.Src]msgRef{},
-		byCall:  map[string]msgRef{},
 		models:  map[string]int{},
 		names:   map[string]string{},
 		keep:    keep,
@@ -221,6 +303,22 @@ func (b *builder) add(ev *agt.Event) {
 		b.t.Format = ev.Format
 	}
 	c := b.conv(ev.Stream)
+	if b.spill && b.store == nil && b.values >= 2*spillWindow && b.mem.n >= spillFrom {
+		// long enough to spill (a short session spills nothing, and
+		// costs no compression): from now on its bytes are copied one
+		// by one, not into the arena
+		b.store, b.mem.apart = &store{}, true
+	}
+	if b.store != nil { // before any message of the event is looked up
+		c.shed(b.store, spillWindow)
+		// the stream the events leave (a subagent's, the main one while a
+		// subagent runs) keeps its last message only: a session may have
+		// hundreds of subagents, each a few messages
+		if p := b.lastConv; p != nil && p != c {
+			p.shed(b.store, 1)
+		}
+		b.lastConv = c
+	}
 	b.turn(c, ev)
 	ts := ev.TS // copied only where it is kept
 	if ts != "" {
@@ -233,6 +331,22 @@ func (b *builder) add(ev *agt.Event) {
 			b.t.ParentSession = strings.Clone(m.ParentSession)
 		}
 	}
+	if to, ok := b.place(c, ev, ts); ok && b.raw && len(ev.Raw) > 0 {
+		to.c.msg(to.msg).keep(&b.mem, ev.Raw)
+	}
+}
+
+// keep adds an event's record to the message's, unless it is the last one
+// already there (the events of one record come one after another).
+func (m *Message) keep(mem *arena, raw agt.Raw) {
+	if n := len(m.Raw); n == 0 || !bytes.Equal(m.Raw[n-1], raw) {
+		m.Raw = append(m.Raw, mem.raw(raw))
+	}
+}
+
+// place consolidates the conversational part of an event and tells which
+// message it went to, if any.
+func (b *builder) place(c *conv, ev *agt.Event, ts string) (msgRef, bool) {
 	switch ev.Kind {
 	case agt.KindAssistant, agt.KindReasoning:
 		c.assistant(b, ev, true)
@@ -241,35 +355,38 @@ func (b *builder) add(ev *agt.Event) {
 		} else {
 			c.reasoning.add(b.mem.raw(ev.Text))
 		}
-		b.bySrc[ev.Src] = msgRef{c, c.open}
+		b.bySrc.set(ev.Src, msgRef{c, c.open})
 		b.model(c, ev.Model)
+		return msgRef{c, c.open}, true
 	case agt.KindToolCall:
 		if ev.Tool == nil { // never from input (events are checked); an in-process event
-			return
+			return msgRef{}, false
 		}
 		m := c.assistant(b, ev, false)
 		t := ev.Tool
-		ts := b.mem.str(ts)
-		m.ToolCalls = append(m.ToolCalls, ToolCall{ID: b.mem.str(t.ID), Name: b.name(t.Name), NativeName: b.name(t.NativeName), Via: b.name(t.Via), Kind: b.name(t.Kind), Input: b.mem.raw(t.Input), Status: StatusUnknown, StartedAt: ts})
-		ref := callRef{c, c.open, len(m.ToolCalls) - 1, ts}
-		// kept until the call's result comes
+		m.ToolCalls = append(m.ToolCalls, ToolCall{ID: b.mem.str(t.ID), Name: b.name(t.Name), NativeName: b.name(t.NativeName), Via: b.name(t.Via), Kind: b.name(t.Kind), Input: b.mem.raw(t.Input), Status: StatusUnknown, StartedAt: b.mem.str(ts)})
+		// kept until the call's result comes, forever when none does: its
+		// own copy of the time, not one in the arena, which it would keep
+		// whole once the message is spilled
+		ref := callRef{c, c.open, len(m.ToolCalls) - 1, strings.Clone(ts)}
 		b.calls[strings.Clone(ev.ID)] = ref
 		if t.ID != "" {
 			b.native[ev.Stream+"\x00"+t.ID] = ref
 		}
-		b.bySrc[ev.Src] = msgRef{c, c.open}
+		b.bySrc.set(ev.Src, msgRef{c, c.open})
 		c.counts.ToolCalls++
 		b.model(c, ev.Model)
+		return msgRef{c, c.open}, true
 	case agt.KindToolResult:
-		b.result(c, ev, ts)
+		return b.result(c, ev, ts)
 	case agt.KindUsage:
-		b.usage(c, ev)
+		return b.usage(c, ev)
 	case agt.KindUnknown:
 		c.counts.Unknown++
 	default:
 		r, ok := roles[ev.Kind]
 		if !ok {
-			return
+			return msgRef{}, false
 		}
 		kind := r.kind
 		if kind == KindCompaction && ev.Meta != nil && notCompaction[ev.Meta.Type] {
@@ -283,9 +400,12 @@ func (b *builder) add(ev *agt.Event) {
 			text = agt.String("error: " + ev.Error.Message)
 		}
 		c.close()
-		c.msgs = append(c.msgs, Message{Index: len(c.msgs), Role: r.role, Kind: kind, TS: b.mem.str(ts), Text: b.mem.raw(text), Model: b.name(ev.Model)})
+		c.msgs = append(c.msgs, Message{Index: c.size(), Role: r.role, Kind: kind, TS: b.mem.str(ts), Text: b.mem.raw(text), Model: b.name(ev.Model)})
 		c.counts.Messages++
+		b.values++
+		return msgRef{c, c.size() - 1}, true
 	}
+	return msgRef{}, false
 }
 
 // assistant returns the assistant message an event belongs to. A message is
@@ -297,7 +417,7 @@ func (b *builder) add(ev *agt.Event) {
 func (c *conv) assistant(b *builder, ev *agt.Event, speaks bool) *Message {
 	var m *Message
 	if c.open >= 0 && c.same(ev, speaks) {
-		m = &c.msgs[c.open]
+		m = c.msg(c.open)
 		if m.Model == "" {
 			m.Model = b.name(ev.Model)
 		}
@@ -308,8 +428,8 @@ func (c *conv) assistant(b *builder, ev *agt.Event, speaks bool) *Message {
 		c.openID = strings.Clone(id)
 		// the call's usage finds its message by id; a call whose events
 		// come back after another's began keeps its first message
-		if k := ev.Stream + "\x00" + id; b.byCall[k] == (msgRef{}) {
-			b.byCall[k] = msgRef{c, c.open}
+		if k := ev.Stream + "\x00" + id; !b.byCall.has(k) {
+			b.byCall.set(k, msgRef{c, c.open})
 		}
 	}
 	return m
@@ -320,18 +440,19 @@ func (c *conv) same(ev *agt.Event, speaks bool) bool {
 	if ev.MessageID != "" && c.openID != "" {
 		return ev.MessageID == c.openID
 	}
-	return c.msgs[c.open].Usage == nil && !(speaks && c.answered)
+	return c.msg(c.open).Usage == nil && !(speaks && c.answered)
 }
 
 // newAssistant closes the open message and opens a new assistant message.
 func (c *conv) newAssistant(b *builder, ev *agt.Event) *Message {
 	c.close()
-	c.open = len(c.msgs)
+	c.open = c.size()
 	c.lastAssistant = c.open
 	c.answered = false
 	c.msgs = append(c.msgs, Message{Index: c.open, Role: RoleAssistant, TS: b.mem.str(ev.TS), Model: b.name(ev.Model)})
 	c.counts.Messages++
-	return &c.msgs[c.open]
+	b.values++
+	return &c.msgs[len(c.msgs)-1]
 }
 
 func (b *builder) model(c *conv, m string) {
@@ -345,16 +466,17 @@ func (b *builder) model(c *conv, m string) {
 	}
 }
 
-func (b *builder) result(c *conv, ev *agt.Event, ts string) {
+// result pairs a tool result with its call, and returns the call's message.
+func (b *builder) result(c *conv, ev *agt.Event, ts string) (msgRef, bool) {
 	r := ev.Result
 	if r == nil {
-		return
+		return msgRef{}, false
 	}
 	if m := ev.Meta; m != nil && m.Agent != "" && r.ID != "" && b.startedBy[m.Agent] == "" {
 		if b.startedBy == nil {
 			b.startedBy = map[string]string{}
 		}
-		b.startedBy[strings.Clone(m.Agent)] = b.mem.str(r.ID)
+		b.startedBy[strings.Clone(m.Agent)] = strings.Clone(r.ID)
 	}
 	ref, ok := b.calls[r.Call]
 	if !ok && r.ID != "" {
@@ -362,12 +484,12 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 	}
 	if !ok {
 		c.counts.UnpairedResults++
-		return
+		return msgRef{}, false
 	}
-	tc := &ref.c.msgs[ref.msg].ToolCalls[ref.call]
+	tc := &ref.c.msg(ref.msg).ToolCalls[ref.call]
 	if tc.Status != StatusUnknown { // a second result for the call
 		c.counts.UnpairedResults++
-		return
+		return msgRef{}, false
 	}
 	// a paired call is no longer looked up: a second result for it finds
 	// nothing and is unpaired, as it would be found answered
@@ -377,6 +499,7 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 	}
 	tc.Output, tc.IsError, tc.ExitCode, tc.EndedAt = b.mem.raw(r.Output), r.IsError, r.ExitCode, b.mem.str(ts)
 	tc.Status = StatusOK
+	ref.c.paired++
 	if r.IsError {
 		tc.Status = StatusError
 		ref.c.counts.ToolErrors++
@@ -389,6 +512,7 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 	if ref.c.open == ref.msg {
 		ref.c.answered = true
 	}
+	return msgRef{ref.c, ref.msg}, true
 }
 
 // usage attaches a call-scope usage event to the message of its call: the
@@ -399,11 +523,11 @@ func (b *builder) result(c *conv, ev *agt.Event, ts string) {
 // the one found already has another's, the call had no event of its own (or
 // none yet: its events that come after it, naming its id, join the message)
 // and gets a message of its own, empty but for its usage. Run-scope usage
-// counts in the totals only.
-func (b *builder) usage(c *conv, ev *agt.Event) {
+// counts in the totals only. It returns the message the usage went to.
+func (b *builder) usage(c *conv, ev *agt.Event) (msgRef, bool) {
 	u := ev.Usage
 	if u == nil {
-		return
+		return msgRef{}, false
 	}
 	c.usage.Add(u)
 	b.unsettled.note(ev)
@@ -413,32 +537,32 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 	}
 	if u.Scope != agt.ScopeCall {
 		b.noteRun(c, ev)
-		return
+		return msgRef{}, false
 	}
 	key := ""
 	if u.MessageID != "" {
 		key = ev.Stream + "\x00" + u.MessageID
 	}
-	ref, ok := b.byCall[key]
+	ref, ok := b.byCall.get(key)
 	if !ok || key == "" {
-		ref, ok = b.bySrc[ev.Src]
+		ref, ok = b.bySrc.get(ev.Src)
 		// the open message, unless its events name another call
 		if !ok && c.open >= 0 && (key == "" || c.openID == "") {
 			ref, ok = msgRef{c, c.open}, true
 		} else if !ok && c.lastAssistant >= 0 && c.open < 0 {
 			ref, ok = msgRef{c, c.lastAssistant}, true
 		}
-		if !ok || ref.c.msgs[ref.msg].Usage != nil {
+		if !ok || ref.c.msg(ref.msg).Usage != nil {
 			c.newAssistant(b, ev)
 			ref = msgRef{c, c.open}
 			// the call's events that come after its usage join its message
 			c.openID = strings.Clone(u.MessageID)
 		}
 		if key != "" {
-			b.byCall[strings.Clone(key)] = ref
+			b.byCall.set(strings.Clone(key), ref)
 		}
 	}
-	m := &ref.c.msgs[ref.msg]
+	m := ref.c.msg(ref.msg)
 	if m.Usage == nil {
 		m.Usage = &agt.Usage{Scope: agt.ScopeCall}
 	}
@@ -448,6 +572,7 @@ func (b *builder) usage(c *conv, ev *agt.Event) {
 	if m.Model == "" {
 		m.Model = b.name(ev.Model)
 	}
+	return ref, true
 }
 
 func (b *builder) meta(m *agt.Meta) {
@@ -514,7 +639,7 @@ func (b *builder) turn(c *conv, ev *agt.Event) {
 	if agt.Failed(o.Status) && (!agt.Failed(c.sig.Status) || c.moved) {
 		c.failed++
 	}
-	c.sig, c.moved = agt.Outcome{Status: b.name(o.Status), Reason: b.mem.str(o.Reason)}, false
+	c.sig, c.moved = agt.Outcome{Status: b.name(o.Status), Reason: strings.Clone(o.Reason)}, false
 }
 
 // outcome is how the stream's run ended (its counts final): the last
@@ -536,11 +661,11 @@ func (c *conv) outcome() Outcome {
 // its last message is an assistant message with such a call, and no text,
 // reasoning or user message came after its calls.
 func (c *conv) cutMidCall() bool {
-	n := len(c.msgs) - 1
+	n := c.size() - 1
 	if n < 0 || c.lastAssistant != n || (c.lastAct != agt.KindToolCall && c.lastAct != agt.KindToolResult) {
 		return false
 	}
-	for _, tc := range c.msgs[n].ToolCalls {
+	for _, tc := range c.msg(n).ToolCalls {
 		if tc.Status == StatusUnknown {
 			return true
 		}
@@ -583,6 +708,9 @@ func (b *builder) transcript() *Transcript {
 		}
 		return strings.Compare(x, y)
 	})
+	if b.store != nil {
+		b.store.end()
+	}
 	errs := 0
 	for _, name := range order {
 		c := b.streams[name]
@@ -598,7 +726,7 @@ func (b *builder) transcript() *Transcript {
 		o := c.outcome()
 		errs += o.Errors
 		if name == agt.StreamMain {
-			t.Messages = c.msgs
+			t.Messages, t.spill = c.msgs, c.spilled
 			t.Outcome = o
 			continue
 		}
@@ -606,7 +734,7 @@ func (b *builder) transcript() *Transcript {
 		sub := Subagent{
 			Stream: name, ToolCallID: b.startedBy[agent], Model: top(c.models, nil), StartedAt: c.first, EndedAt: c.last,
 			Messages: c.msgs, Usage: c.usage, CostUSD: c.usage.CostUSD, NativeCostUSD: c.usage.NativeCostUSD, Counts: c.counts,
-			Outcome: o,
+			Outcome: o, spill: c.spilled,
 		}
 		sub.Usage.Scope, sub.Usage.CostUSD, sub.Usage.NativeCostUSD = ScopeSession, nil, nil
 		t.Subagents = append(t.Subagents, sub)
@@ -635,18 +763,12 @@ func (b *builder) transcript() *Transcript {
 	return t
 }
 
-// finish marks calls without a result and fills empty message lists.
+// finish counts calls without a result and fills empty message lists.
 func (c *conv) finish() {
 	if c.msgs == nil {
 		c.msgs = []Message{}
 	}
-	for i := range c.msgs {
-		for j := range c.msgs[i].ToolCalls {
-			if c.msgs[i].ToolCalls[j].Status == StatusUnknown {
-				c.counts.UnpairedCalls++
-			}
-		}
-	}
+	c.counts.UnpairedCalls = c.counts.ToolCalls - c.paired
 }
 
 // top is the model used most, ties broken by first use.

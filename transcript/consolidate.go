@@ -83,6 +83,16 @@ type Consolidator struct {
 	// units interleaved, and no session ends while it is followed. The
 	// sessions are flushed at Close in the order they were met.
 	Hold bool
+	// Spill keeps each conversation's last messages as values and spills
+	// the older ones, encoded and compressed, so that a long session holds
+	// a fraction of its size: the transcripts flushed hold in Messages only
+	// their last messages, which WriteJSON writes with the spilled ones
+	// (the same bytes); Transcript.Whole gives a reader of Messages (an
+	// export) all of them.
+	Spill bool
+	// Raw keeps in each message the records of the events it was made
+	// from (their raw field: agt-parse --raw), each once.
+	Raw bool
 
 	unitKey  func(path string) string
 	keep     bool
@@ -167,6 +177,7 @@ func (c *Consolidator) Add(evs []agt.Event) error {
 		}
 		if b == nil {
 			b = newBuilder(ev, c.keep)
+			b.spill, b.raw = c.Spill, c.Raw
 			b.unit = c.cur
 			c.sessions[ev.Session] = b
 			c.order = append(c.order, b)

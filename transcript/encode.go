@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"io"
+	"slices"
 	"sync"
 )
 
@@ -39,15 +40,19 @@ func WriteJSON(w io.Writer, t *Transcript) error {
 		j = bytes.Index(head, subagentsKey) + len(subagentsKey) - 1
 	}
 	if i < len(messagesKey)-1 || j < len(subagentsKey)-1 || j < i {
-		_, err := w.Write(AppendJSON(nil, t)) // not the layout looked for: whole
+		whole := *t // not the layout looked for: whole
+		whole.Subagents = slices.Clone(t.Subagents)
+		whole.Whole()
+		_, err := w.Write(AppendJSON(nil, &whole))
 		return err
 	}
+	defer t.drop()
 	bp := chunks.Get().(*[]byte)
 	defer chunks.Put(bp)
 	cw := &chunkWriter{w: w, buf: (*bp)[:0]}
 	defer func() { *bp = cw.buf[:0] }()
 	cw.put(head[:i])
-	cw.messages(t.Messages)
+	cw.messages(t.spill, t.Messages)
 	cw.put(head[i:j])
 	for k := range t.Subagents {
 		if k > 0 {
@@ -91,10 +96,15 @@ func (c *chunkWriter) flush() error {
 	return c.err
 }
 
-// messages encodes the elements of a messages array that put has opened.
-func (c *chunkWriter) messages(ms []Message) {
+// messages encodes the elements of a messages array that put has opened:
+// the spilled messages (s, nil when none), then ms.
+func (c *chunkWriter) messages(s *spill, ms []Message) {
+	n := 0
+	if s != nil {
+		n = s.write(c)
+	}
 	for k := range ms {
-		if k > 0 {
+		if k+n > 0 {
 			c.buf = append(c.buf, ',')
 		}
 		c.buf = AppendJSON(c.buf, &ms[k])
@@ -111,12 +121,16 @@ func (c *chunkWriter) subagent(s *Subagent) {
 	b = b[:len(b)-1]
 	i := bytes.Index(b, messagesKey)
 	if i < 0 || s.Messages == nil {
-		c.buf = AppendJSON(c.buf, s)
+		whole := *s
+		if s.spill != nil {
+			whole.Messages, whole.spill = s.spill.whole(s.Messages), nil
+		}
+		c.buf = AppendJSON(c.buf, &whole)
 		c.buf = c.buf[:len(c.buf)-1]
 		c.spill()
 		return
 	}
 	c.put(b[:i+len(messagesKey)-1])
-	c.messages(s.Messages)
+	c.messages(s.spill, s.Messages)
 	c.put(b[i+len(messagesKey)-1:])
 }

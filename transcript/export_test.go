@@ -12,3 +12,37 @@ import (
 func Lines(w io.Writer) Flush {
 	return func(_ string, t *Transcript, _ []agt.Event) error { return WriteJSON(w, t) }
 }
+
+// SetSpill sets how many messages stay values, the size of a spilled
+// block and of a generation of the lookups by source and by call, makes a
+// session spill whatever its size, and returns what restores them.
+func SetSpill(window, block, recent int) (restore func()) {
+	w, b, r, f := spillWindow, spillBlock, recentSize, spillFrom
+	spillWindow, spillBlock, recentSize, spillFrom = window, block, recent, 0
+	return func() { spillWindow, spillBlock, recentSize, spillFrom = w, b, r, f }
+}
+
+// Reopened is how many spilled messages of t were decoded again.
+func Reopened(t *Transcript) int {
+	n := 0
+	if t.spill != nil {
+		n += len(t.spill.reopened)
+	}
+	for i := range t.Subagents {
+		if s := t.Subagents[i].spill; s != nil {
+			n += len(s.reopened)
+		}
+	}
+	return n
+}
+
+// Values is how many messages the open sessions of c hold as values.
+func Values(c *Consolidator) int {
+	n := 0
+	for _, b := range c.sessions {
+		for _, cv := range b.streams {
+			n += len(cv.msgs)
+		}
+	}
+	return n
+}

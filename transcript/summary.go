@@ -186,8 +186,9 @@ func (s *Summary) Event(ev *agt.Event) error {
 	u := st.usage[ev.Stream]
 	if u == nil {
 		u = &agt.Usage{}
-		st.usage[ev.Stream] = u
-		st.streams = append(st.streams, ev.Stream)
+		stream := strings.Clone(ev.Stream) // kept: not the read buffer
+		st.usage[stream] = u
+		st.streams = append(st.streams, stream)
 	}
 	if !st.headed {
 		st.learn(ev)
@@ -213,7 +214,7 @@ func (s *Summary) Event(ev *agt.Event) error {
 	var body string
 	switch {
 	case ev.Kind == agt.KindToolCall && ev.Tool != nil:
-		st.names[ev.ID] = ev.Tool.Name
+		st.names[strings.Clone(ev.ID)] = strings.Clone(ev.Tool.Name) // a call with no result keeps them: not the read buffer
 		if now := s.clockTime(); !now.IsZero() && !past(ev.TS, now) {
 			s.calls++
 			st.tools[ev.ID] = &run{name: strings.Clone(ev.Tool.Name), stream: strings.Clone(ev.Stream), since: now, beat: now, seq: s.calls}
@@ -281,7 +282,7 @@ func (s *Summary) tag(st *sessionLog, ev *agt.Event) string {
 		t = append(t, "["+oneLine(ev.Stream, s.budget())+"]")
 	}
 	if m := ev.Model; m != "" && modelLines[ev.Kind] && st.model[ev.Stream] != m {
-		st.model[ev.Stream] = m
+		st.model[strings.Clone(ev.Stream)] = strings.Clone(m)
 		t = append(t, "("+oneLine(m, s.budget())+")")
 	}
 	return strings.Join(t, " ")
@@ -292,7 +293,7 @@ func (s *Summary) tag(st *sessionLog, ev *agt.Event) string {
 func (s *Summary) named(p string, ev *agt.Event) error {
 	st := s.sessions[p]
 	delete(s.sessions, p)
-	s.sessions[ev.Session] = st
+	s.sessions[strings.Clone(ev.Session)] = st
 	st.provider, st.native = strings.Clone(ev.Provider), strings.Clone(ev.NativeSession)
 	if !st.headed {
 		return nil
@@ -421,7 +422,7 @@ func (s *Summary) Beat(now time.Time) error {
 func (s *Summary) begin(session string) *sessionLog {
 	s.started++
 	st := &sessionLog{num: s.started, names: map[string]string{}, tools: map[string]*run{}, usage: map[string]*agt.Usage{}, model: map[string]string{}, fill: map[string]*fill{}}
-	s.sessions[session] = st
+	s.sessions[strings.Clone(session)] = st
 	return st
 }
 
@@ -439,7 +440,7 @@ func (st *sessionLog) learn(ev *agt.Event) {
 	}
 	if st.first == "" && ev.Model != "" {
 		st.first = strings.Clone(ev.Model)
-		st.model[ev.Stream] = st.first
+		st.model[strings.Clone(ev.Stream)] = st.first
 	}
 }
 

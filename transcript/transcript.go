@@ -71,6 +71,8 @@ type Transcript struct {
 	Turns   []Turn  `json:"turns"`
 	Counts  Counts  `json:"counts"`
 	Outcome Outcome `json:"outcome"`
+
+	spill *spill // the messages before Messages, when spilled (Whole)
 }
 
 // Message is one message of a conversation.
@@ -84,6 +86,9 @@ type Message struct {
 	Model     string     `json:"model,omitempty"`
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	Usage     *agt.Usage `json:"usage,omitempty"`
+	// Raw are the agent's records the message was made from, each once, in
+	// the order they came (Consolidator.Raw: agt-transcript --raw).
+	Raw []agt.Raw `json:"raw,omitempty"`
 }
 
 // ToolCall is a tool call with its result.
@@ -118,6 +123,8 @@ type Subagent struct {
 	NativeCostUSD *float64  `json:"native_cost_usd,omitempty"` // the agent's own figure
 	Counts        Counts    `json:"counts"`
 	Outcome       Outcome   `json:"outcome"`
+
+	spill *spill // the messages before Messages, when spilled (Transcript.Whole)
 }
 
 // Outcome is how a run ended: Status is one of agt's Outcome* statuses,

@@ -59,7 +59,7 @@ func (b *builder) noteRun(c *conv, ev *agt.Event) {
 	}
 	u := *ev.Usage
 	u.MessageID = ""
-	b.runUsage = append(b.runUsage, runNote{at: len(c.msgs), ts: b.mem.str(ev.TS), u: u})
+	b.runUsage = append(b.runUsage, runNote{at: c.base + len(c.msgs), ts: b.mem.str(ev.TS), u: u})
 }
 
 // isPrompt tells whether a message starts a turn: the person typed it.
@@ -72,16 +72,15 @@ func isPrompt(m *Message) bool {
 func turns(t *Transcript, runs []runNote) []Turn {
 	var ts []Turn
 	starts := []int{} // the first message of each turn
-	for i := range t.Messages {
-		m := &t.Messages[i]
+	t.eachMessage(func(i int, m *Message) {
 		if isPrompt(m) || i == 0 {
 			ts = append(ts, Turn{Index: len(ts)})
 			starts = append(starts, i)
 			if isPrompt(m) {
-				ts[len(ts)-1].Prompt = cutPrompt(m.Text.Str())
+				ts[len(ts)-1].Prompt = strings.Clone(cutPrompt(m.Text.Str()))
 			}
 		}
-	}
+	})
 	// where messages, run totals or subagents are but no turn to hold them
 	if len(ts) == 0 && (len(runs) > 0 || len(t.Subagents) > 0) {
 		ts = append(ts, Turn{})
@@ -92,8 +91,15 @@ func turns(t *Transcript, runs []runNote) []Turn {
 		return max(sort.Search(len(starts), func(k int) bool { return starts[k] > i })-1, 0)
 	}
 	costs := make([]costSum, len(ts))
-	for i := range t.Messages {
-		m := &t.Messages[i]
+	calls := map[string]int{} // a tool call's id → its message
+	t.eachMessage(func(i int, m *Message) {
+		for j := range m.ToolCalls {
+			if id := m.ToolCalls[j].ID; id != "" {
+				if _, ok := calls[id]; !ok {
+					calls[strings.Clone(id)] = i
+				}
+			}
+		}
 		k := of(i)
 		tu := &ts[k]
 		if tu.Messages == nil {
@@ -111,21 +117,11 @@ func turns(t *Transcript, runs []runNote) []Turn {
 		if m.Usage != nil {
 			costs[k].add(m.Usage)
 		}
-	}
+	})
 	for i := range runs {
 		k := of(runs[i].at - 1)
 		costs[k].add(&runs[i].u)
 		widen(&ts[k], runs[i].ts)
-	}
-	calls := map[string]int{} // a tool call's id → its message
-	for i := range t.Messages {
-		for j := range t.Messages[i].ToolCalls {
-			if id := t.Messages[i].ToolCalls[j].ID; id != "" {
-				if _, ok := calls[id]; !ok {
-					calls[id] = i
-				}
-			}
-		}
 	}
 	at := make([]int, len(t.Subagents)) // decided before subagents widen turns
 	for i := range t.Subagents {
@@ -140,11 +136,11 @@ func turns(t *Transcript, runs []runNote) []Turn {
 		u.CostUSD, u.NativeCostUSD = s.CostUSD, s.NativeCostUSD
 		costs[k].add(&u)
 		tu.ToolCalls += s.Counts.ToolCalls
-		for j := range s.Messages {
-			if s.Messages[j].Role == RoleAssistant {
+		s.eachMessage(func(_ int, m *Message) {
+			if m.Role == RoleAssistant {
 				tu.ModelCalls++
 			}
-		}
+		})
 		widen(tu, s.StartedAt)
 		widen(tu, s.EndedAt)
 	}
@@ -189,11 +185,12 @@ func widen(t *Turn, ts string) {
 	if ts == "" {
 		return
 	}
+	// copies: a spilled message's strings hold its decoded bytes
 	if t.StartedAt == "" {
-		t.StartedAt = ts
+		t.StartedAt = strings.Clone(ts)
 	}
 	if ts > t.EndedAt {
-		t.EndedAt = ts
+		t.EndedAt = strings.Clone(ts)
 	}
 }
 

@@ -183,6 +183,8 @@ func (o *streamlogOpts) summary() (sum *transcript.Summary, cons *transcript.Con
 		return each(ev)
 	}
 	cons.Hold = fl != nil
+	cons.Spill = true // the closing line reads no message
+	limitMemory()
 	cons.Out = sum.Flush // a live run's lines go out as they come
 	return sum, cons, stopBeat, unwatch
 }

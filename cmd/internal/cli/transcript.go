@@ -6,6 +6,7 @@ import (
 	"fmt"
 	goio "io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -87,6 +88,11 @@ be read, the output could not be written, or a data error under --strict,
 	)
 	app.Flags = append(app.Flags, normalizeFlags()...)
 	app.Flags = append(app.Flags, followFlags()...)
+	for _, f := range app.Flags {
+		if b, ok := f.(*cli.BoolFlag); ok && b.Name == "raw" {
+			b.Usage = "give each message the untouched provider records it was made from, in its raw field (from the events' raw: agt-parse --raw in a pipe)"
+		}
+	}
 	app.Action = func(c *cli.Context) error {
 		o, err := transcriptOptions(c, io)
 		if err != nil {
@@ -162,6 +168,12 @@ func runTranscript(o *transcriptOpts) error {
 	cons := transcript.NewConsolidator(provider.UnitKey, false, func(_ string, t *transcript.Transcript, _ []agt.Event) error { return o.format.Write(w, t) })
 	cons.Window, cons.Out, cons.Warn = o.n.Window, w.Flush, warner(c, io)
 	cons.Hold = o.fl != nil // followed, sessions interleave: none ends before following does
+	// WriteJSON writes spilled messages; an export reads them all
+	cons.Spill = o.format.Ext == ""
+	if cons.Spill {
+		limitMemory()
+	}
+	cons.Raw = c.Bool("raw") // the records reach the messages
 	st, err := read(c, o.cfg, o.fl, o.inputs, cons, io.Err)
 	if err == nil || interrupted(c, err) {
 		// interrupted, the sessions read so far are written as
@@ -217,6 +229,11 @@ func runTranscriptFolder(o *transcriptOpts) error {
 	}
 	cons := transcript.NewConsolidator(provider.UnitKey, o.mode != transcript.LogOff, f.Write)
 	cons.Window, cons.Group, cons.Warn = o.n.Window, f.Group, warner(c, io)
+	cons.Spill = len(fc.Exports) == 0
+	if cons.Spill && o.mode == transcript.LogOff { // a stream log holds the events
+		limitMemory()
+	}
+	cons.Raw = c.Bool("raw")
 	st, err := read(c, cfg, nil, inputs, cons, diag)
 	if bar != nil {
 		bar.clear()
@@ -237,6 +254,21 @@ func runTranscriptFolder(o *transcriptOpts) error {
 		fmt.Fprintf(io.Err, "agt-transcript: %s\n", runLine(int64(f.Transcripts()), st, time.Since(start)))
 	}
 	return outcome(st, nil, o.failed)
+}
+
+// spillMemoryLimit is the soft memory limit of a run whose transcripts
+// spill their messages, unless GOMEMLIMIT sets one.
+const spillMemoryLimit = 256 << 20
+
+// limitMemory sets spillMemoryLimit: a long session's spilled messages
+// are a live heap that grows slowly (about a fifth of its transcript,
+// compressed), which the filters' GOGC of 200 would let triple; past the
+// limit the collector works more instead (and a larger live heap still
+// runs: the runtime bounds the collector's share of the CPU).
+func limitMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(spillMemoryLimit)
+	}
 }
 
 // foreignFolder refuses (a usage error) an output folder that holds files
