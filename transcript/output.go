@@ -180,6 +180,7 @@ type Dir struct {
 	cur     *unitFiles        // the unit under way
 	ended   []*unitFiles      // units ended, recorded once their files are in place
 	session string            // the session being written
+	chain   []*fileJob        // the session's files, handed on together
 	next    []string          // the units of the group about to be flushed
 	count   int
 
@@ -204,6 +205,10 @@ type fileJob struct {
 	file               IndexFile
 	err                error
 	done               chan struct{}
+	// after are the other files of its session, written in turn by the
+	// same writer (the transcript first: on a full disk it is the one
+	// that has a place, whatever the writers' pace)
+	after []*fileJob
 }
 
 // dirWriters is the number of writers of OpenDir; as many files may wait
@@ -254,7 +259,13 @@ func (d *Dir) Flush(unit string, t *Transcript, events []agt.Event) error {
 			d.cur.members = d.next[1:]
 		}
 	}
-	if err := d.flush(unit, t, events); err != nil {
+	err := d.flush(unit, t, events)
+	if len(d.chain) > 0 { // the session's files, written in order by one writer
+		j := d.chain[0]
+		j.after, d.chain = d.chain[1:], nil
+		d.work <- j
+	}
+	if err != nil {
 		d.cur.broken = true
 		return err
 	}
@@ -526,24 +537,32 @@ func (d *Dir) write(name string, fill func(io.Writer) error) error {
 	}
 	j := &fileJob{name: name, tmp: d.tempName(name), session: d.session, fill: fill, done: make(chan struct{})}
 	d.cur.jobs = append(d.cur.jobs, j)
-	d.work <- j
+	d.chain = append(d.chain, j)
 	return nil
 }
 
 // writer writes the files handed to it.
 func (d *Dir) writer() {
 	defer d.writers.Done()
-	for j := range d.work {
-		sum := sha256.New()
-		n, err := writeAtomic(d.root, j.name, j.tmp, func(w io.Writer) error { return j.fill(io.MultiWriter(w, sum)) })
-		if err != nil {
-			j.err = fmt.Errorf("%s: %w", filepath.Join(d.path, j.name), unwrapPath(err))
-		} else {
-			j.file = IndexFile{Path: j.name, Size: n, SHA256: hex.EncodeToString(sum.Sum(nil)), Session: j.session}
+	for first := range d.work {
+		for _, j := range append([]*fileJob{first}, first.after...) {
+			d.writeFile(j)
 		}
-		j.fill = nil
-		close(j.done)
+		first.after = nil
 	}
+}
+
+// writeFile writes the file of j into place and closes j.done.
+func (d *Dir) writeFile(j *fileJob) {
+	sum := sha256.New()
+	n, err := writeAtomic(d.root, j.name, j.tmp, func(w io.Writer) error { return j.fill(io.MultiWriter(w, sum)) })
+	if err != nil {
+		j.err = fmt.Errorf("%s: %w", filepath.Join(d.path, j.name), unwrapPath(err))
+	} else {
+		j.file = IndexFile{Path: j.name, Size: n, SHA256: hex.EncodeToString(sum.Sum(nil)), Session: j.session}
+	}
+	j.fill = nil
+	close(j.done)
 }
 
 // tempName is the name of a temporary file for name: hidden, tagged with
