@@ -20,16 +20,10 @@ import (
 	"github.com/itchyny/gojq"
 )
 
-// transcripts runs agt-transcript (built once per test) on paths.
+// transcripts runs agt-transcript on paths.
 func transcripts(t *testing.T, paths ...string) []byte {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "agt-transcript")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/agt-transcript")
-	build.Dir = providertest.RepoRoot(t)
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
-	out, err := exec.Command(bin, append([]string{"-q"}, paths...)...).Output()
+	out, err := exec.Command(providertest.Filter(t, "agt-transcript"), append([]string{"-q"}, paths...)...).Output()
 	if err != nil {
 		t.Fatal(err)
 	}

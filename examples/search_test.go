@@ -3,24 +3,18 @@ package examples
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/agt-project/agt/provider/providertest"
 )
 
-// filter runs one of the filters (built for the test) with args.
+// filter runs one of the filters with args.
 func filter(t *testing.T, name string, args ...string) []byte {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), name)
-	build := exec.Command("go", "build", "-o", bin, "./cmd/"+name)
-	build.Dir = providertest.RepoRoot(t)
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
-	out, err := exec.Command(bin, args...).Output()
+	out, err := exec.Command(providertest.Filter(t, name), args...).Output()
 	if err != nil {
 		t.Fatalf("%s %v: %v", name, args, err)
 	}
@@ -127,4 +121,10 @@ func TestSessionList(t *testing.T) {
 	if n < 50 {
 		t.Fatalf("%d sessions with usage: the corpus was not read", n)
 	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	providertest.RemoveFilters()
+	os.Exit(code)
 }

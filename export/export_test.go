@@ -5,14 +5,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -106,32 +104,8 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
-// agtTranscript builds agt-transcript once.
-func agtTranscript(t *testing.T) string {
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "agt-export-test")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "agt-transcript")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/agt-transcript")
-		cmd.Dir = providertest.RepoRoot(t)
-		if b, err := cmd.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, b)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
-}
+// agtTranscript is agt-transcript, built once (removed by TestMain).
+func agtTranscript(t *testing.T) string { return providertest.Filter(t, "agt-transcript") }
 
 // epoch is the clock of the OTLP renderings (and of the agt-transcript
 // runs, through SOURCE_DATE_EPOCH), for a session whose log states no time.
@@ -142,9 +116,7 @@ var otlpAt = otlp.Options{Now: func() time.Time { return time.Unix(epoch, 0) }}
 func TestMain(m *testing.M) {
 	os.Setenv("SOURCE_DATE_EPOCH", strconv.Itoa(epoch))
 	code := m.Run()
-	if binPath != "" {
-		os.RemoveAll(filepath.Dir(binPath))
-	}
+	providertest.RemoveFilters()
 	os.Exit(code)
 }
 

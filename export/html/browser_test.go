@@ -4,51 +4,23 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/agt-project/agt/provider/providertest"
 	"github.com/agt-project/agt/transcript"
 )
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
-// agtTranscript builds agt-transcript once (removed by TestMain).
-func agtTranscript(t *testing.T) string {
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "agt-html-test")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "agt-transcript")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/agt-transcript")
-		cmd.Dir = providertest.RepoRoot(t)
-		if b, err := cmd.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, b)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
-	}
-	return binPath
-}
+// agtTranscript is agt-transcript, built once (removed by TestMain).
+func agtTranscript(t *testing.T) string { return providertest.Filter(t, "agt-transcript") }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if binPath != "" {
-		os.RemoveAll(filepath.Dir(binPath))
-	}
+	providertest.RemoveFilters()
 	os.Exit(code)
 }
 
