@@ -125,17 +125,11 @@ func ValidText(s string) string {
 // where an object belongs", or, for fields of the wrong type, an error that
 // leaves v filled with what could be read (the caller may keep it).
 func Decode(rec []byte, v any) error {
-	t := bytes.TrimLeft(rec, " \t\r\n\ufeff")
-	if len(t) == 0 {
-		return errors.New("empty record")
+	t, err := object(rec)
+	if err != nil {
+		return err
 	}
-	if t[0] != '{' {
-		if API.Valid(t) {
-			return fmt.Errorf("JSON %s where an object belongs", jsonKind(t[0]))
-		}
-		return errors.New("not JSON")
-	}
-	err := API.UnmarshalFromString(unsafe.String(&t[0], len(t)), v)
+	err = API.UnmarshalFromString(unsafe.String(&t[0], len(t)), v)
 	if err == nil {
 		// the decoder does not look inside every string it skips, and raw
 		// fragments are copied to the output as they are
@@ -156,20 +150,30 @@ func Decode(rec []byte, v any) error {
 // of a record (a usage report's lines without usage) still tells a bad
 // line this way.
 func Check(rec []byte) error {
-	t := bytes.TrimLeft(rec, " \t\r\n\ufeff")
-	if len(t) == 0 {
-		return errors.New("empty record")
-	}
-	if t[0] != '{' {
-		if API.Valid(t) {
-			return fmt.Errorf("JSON %s where an object belongs", jsonKind(t[0]))
-		}
-		return errors.New("not JSON")
+	t, err := object(rec)
+	if err != nil {
+		return err
 	}
 	if !API.Valid(t) {
 		return invalid(t)
 	}
 	return checkStrings(t)
+}
+
+// object is rec without the white space (and BOM) before it, or the error
+// Decode gives for a record that does not open a JSON object.
+func object(rec []byte) ([]byte, error) {
+	t := bytes.TrimLeft(rec, " \t\r\n\ufeff")
+	if len(t) == 0 {
+		return nil, errors.New("empty record")
+	}
+	if t[0] != '{' {
+		if API.Valid(t) {
+			return nil, fmt.Errorf("JSON %s where an object belongs", jsonKind(t[0]))
+		}
+		return nil, errors.New("not JSON")
+	}
+	return t, nil
 }
 
 // fieldMsg explains a decoder type mismatch in one line: which key holds

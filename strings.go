@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -111,4 +112,29 @@ func bytesToValid(b []byte) []byte {
 		b = b[n:]
 	}
 	return out
+}
+
+// Fit is s cut to n runes, the last one "…", when it is longer (a column
+// of a terminal line).
+func Fit(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// Abbrev is s without the white space around it, cut after n runes (white
+// space before the cut dropped) and marked "…" when it is longer (a
+// prompt named in a turn or a report row).
+func Abbrev(s string, n int) string {
+	s = strings.TrimSpace(s)
+	i := 0
+	for j := range s {
+		if i == n {
+			return strings.TrimSpace(s[:j]) + "…"
+		}
+		i++
+	}
+	return s
 }

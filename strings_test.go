@@ -21,3 +21,23 @@ func TestCheckStrings(t *testing.T) {
 		}
 	}
 }
+
+func TestFitAbbrev(t *testing.T) {
+	for _, c := range []struct {
+		s         string
+		n         int
+		fit, abbr string
+	}{
+		{"abc", 3, "abc", "abc"},
+		{"abcd", 3, "ab…", "abc…"},
+		{"  ab cd ", 3, "  …", "ab…"},
+		{"héllo wörld", 6, "héllo…", "héllo…"},
+	} {
+		if got := Fit(c.s, c.n); got != c.fit {
+			t.Errorf("Fit(%q, %d) = %q, want %q", c.s, c.n, got, c.fit)
+		}
+		if got := Abbrev(c.s, c.n); got != c.abbr {
+			t.Errorf("Abbrev(%q, %d) = %q, want %q", c.s, c.n, got, c.abbr)
+		}
+	}
+}

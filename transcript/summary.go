@@ -482,7 +482,7 @@ func (s *Summary) line(st *sessionLog, ts, kind, body string) error {
 	}
 	stamp := strings.Repeat(" ", 23) + "-"
 	if ts != "" {
-		stamp = agt.Printable(cut(oneLine(ts, 160), 40))
+		stamp = agt.Printable(agt.Fit(oneLine(ts, 160), 40))
 	}
 	tag := ""
 	if s.started > 1 {
@@ -493,10 +493,10 @@ func (s *Summary) line(st *sessionLog, ts, kind, body string) error {
 	if s.Width > 0 {
 		room := s.Width - utf8.RuneCountInString(stamp) - len(tag) - len(label) - 2
 		if room < 1 { // a terminal narrower than the line's head: the head, cut
-			_, err := fmt.Fprintf(s.w, "%s\n", cut(stamp+" "+tag+label, s.Width))
+			_, err := fmt.Fprintf(s.w, "%s\n", agt.Fit(stamp+" "+tag+label, s.Width))
 			return err
 		}
-		body = cut(body, room)
+		body = agt.Fit(body, room)
 	}
 	if s.color {
 		label = "\x1b[" + l.color + "m" + label + "\x1b[0m"
@@ -554,15 +554,6 @@ func oneLine(s string, budget int) string {
 		i += n
 	}
 	return b.String()
-}
-
-// cut shortens s to n runes, the last one an ellipsis.
-func cut(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
 }
 
 // totals says a usage: what a narrow terminal must keep first, the cost

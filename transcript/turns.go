@@ -3,7 +3,6 @@ package transcript
 import (
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agt-project/agt"
 )
@@ -77,7 +76,7 @@ func turns(t *Transcript, runs []runNote) []Turn {
 			ts = append(ts, Turn{Index: len(ts)})
 			starts = append(starts, i)
 			if isPrompt(m) {
-				ts[len(ts)-1].Prompt = strings.Clone(cutPrompt(m.Text.Str()))
+				ts[len(ts)-1].Prompt = strings.Clone(agt.Abbrev(m.Text.Str(), PromptCut))
 			}
 		}
 	})
@@ -192,20 +191,4 @@ func widen(t *Turn, ts string) {
 	if ts > t.EndedAt {
 		t.EndedAt = strings.Clone(ts)
 	}
-}
-
-// cutPrompt is a prompt's text cut to PromptCut characters.
-func cutPrompt(s string) string {
-	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) <= PromptCut {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == PromptCut {
-			return strings.TrimSpace(s[:i]) + "…"
-		}
-		n++
-	}
-	return s
 }

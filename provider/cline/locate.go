@@ -1,6 +1,10 @@
 package cline
 
-import "path/filepath"
+import (
+	"path/filepath"
+
+	"github.com/agt-project/agt/provider/internal/locate"
+)
 
 // editors are the user-data folders of the editors that host the
 // extension: VS Code (and its Insiders build), Cursor, VSCodium and
@@ -37,18 +41,7 @@ func sessionLogs(getenv func(string) string, home string) []string {
 
 // taskLogs lists the extensions' task folders.
 func taskLogs(getenv func(string) string, home string) []string {
-	var bases []string
-	if v := getenv("XDG_CONFIG_HOME"); v != "" {
-		bases = append(bases, v)
-	} else if home != "" {
-		bases = append(bases, filepath.Join(home, ".config"))
-	}
-	if home != "" {
-		bases = append(bases, filepath.Join(home, "Library", "Application Support"))
-	}
-	if v := getenv("APPDATA"); v != "" {
-		bases = append(bases, v)
-	}
+	bases := locate.ConfigDirs(getenv, home)
 	ids := []string{"saoudrizwan.claude-dev", "rooveterinaryinc.roo-cline", "kilocode.kilo-code"}
 	var out []string
 	for _, b := range bases {

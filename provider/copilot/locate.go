@@ -22,18 +22,7 @@ func (Provider) Logs(getenv func(string) string, home string) []string {
 	if root != "" {
 		out = append(out, filepath.Join(root, "session-state"), filepath.Join(root, "history-session-state"))
 	}
-	var bases []string
-	if v := getenv("XDG_CONFIG_HOME"); v != "" {
-		bases = append(bases, v)
-	} else if home != "" {
-		bases = append(bases, filepath.Join(home, ".config"))
-	}
-	if home != "" {
-		bases = append(bases, filepath.Join(home, "Library", "Application Support"))
-	}
-	if v := getenv("APPDATA"); v != "" {
-		bases = append(bases, v)
-	}
+	bases := locate.ConfigDirs(getenv, home)
 	for _, b := range bases {
 		for _, editor := range []string{"Code", "Code - Insiders"} {
 			user := filepath.Join(b, editor, "User")

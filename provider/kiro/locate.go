@@ -19,17 +19,7 @@ func (Provider) Logs(getenv func(string) string, home string) []string {
 	if home != "" {
 		out = append(out, filepath.Join(home, ".kiro", "sessions"))
 	}
-	var bases []string
-	if data := locate.DataHome(getenv, home); data != "" {
-		bases = append(bases, data)
-	}
-	if home != "" {
-		bases = append(bases, filepath.Join(home, "Library", "Application Support"))
-	}
-	if v := getenv("LOCALAPPDATA"); v != "" {
-		bases = append(bases, v)
-	}
-	for _, b := range bases {
+	for _, b := range locate.DataDirs(getenv, home) {
 		for _, app := range []string{"kiro-cli", "amazon-q"} {
 			out = append(out, filepath.Join(b, app, "data.sqlite3"))
 		}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 )
@@ -52,4 +53,25 @@ func RemoveFilters() {
 		os.RemoveAll(built.dir)
 		built.dir, built.bins = "", nil
 	}
+}
+
+// BenchTree returns a generated log tree of about mib MiB of Claude Code
+// and mib/2 of Codex logs, made once by the shared generator and kept in
+// the temp folder ($AGT_BENCH_DIR overrides it); it skips without the
+// corpus or the generator.
+func BenchTree(b testing.TB, mib int) string {
+	if d := os.Getenv("AGT_BENCH_DIR"); d != "" {
+		return d
+	}
+	corpus := CorpusDir(b)
+	out := filepath.Join(os.TempDir(), "agt-bench-"+strconv.Itoa(mib))
+	if _, err := os.Stat(filepath.Join(out, "MANIFEST.json")); err == nil {
+		return out
+	}
+	cmd := exec.Command("python3", filepath.Join(corpus, "..", "tools", "gen-big-logs.py"), strconv.Itoa(mib), strconv.Itoa(mib/2), "--out", out, "--samples", corpus)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		b.Skipf("generating the tree: %v", err)
+	}
+	return out
 }

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"database/sql"
 	"encoding/json"
 	"os"
@@ -43,27 +41,11 @@ func TestDiscoverKiroLegacy(t *testing.T) {
 		}
 	}
 	db.Close()
-	var got, names []string
-	for _, f := range discover(func(string) string { return "" }, root) {
-		rel, _ := filepath.Rel(root, f.path)
-		got, names = append(got, filepath.ToSlash(rel)), append(names, f.provider)
-	}
+	got, names := discoveredIn(func(string) string { return "" }, root)
 	if want := []string{".local/share/kiro-cli/data.sqlite3"}; !slices.Equal(got, want) || strings.Join(names, " ") != "kiro" {
 		t.Errorf("got %q %q, want %q", got, names, want)
 	}
-	t.Setenv("HOME", root)
-	for _, v := range agentVars {
-		t.Setenv(v, "")
-	}
-	t.Setenv("APPDATA", "")
-	t.Setenv("LOCALAPPDATA", "")
-	t.Setenv("XDG_CONFIG_HOME", "")
-	out := filepath.Join(t.TempDir(), "out")
-	var stdout, stderr bytes.Buffer
-	if code := Run(context.Background(), Transcript(IO{In: strings.NewReader(""), Out: &stdout, Err: &stderr}), []string{"agt-transcript", "--discover", "-o", out}); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	if m, _ := filepath.Glob(filepath.Join(out, "kiro", "*.transcript.jsonl")); len(m) != 2 {
-		t.Errorf("kiro transcripts %v; stderr %s", m, stderr.String())
+	if m, stderr := transcribeDiscovered(t, root, "kiro"); len(m) != 2 {
+		t.Errorf("kiro transcripts %v; stderr %s", m, stderr)
 	}
 }

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,11 +25,7 @@ func TestDiscoverTasks(t *testing.T) {
 	root := t.TempDir()
 	mkdirs(t, root, dirs...)
 	env := map[string]string{"APPDATA": filepath.Join(root, "AppData", "Roaming")}
-	var got, names []string
-	for _, f := range discover(func(k string) string { return env[k] }, root) {
-		rel, _ := filepath.Rel(root, f.path)
-		got, names = append(got, filepath.ToSlash(rel)), append(names, f.provider)
-	}
+	got, names := discoveredIn(func(k string) string { return env[k] }, root)
 	want := []string{
 		".config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks",
 		".config/Cursor/User/globalStorage/rooveterinaryinc.roo-cline/tasks",
@@ -55,26 +49,11 @@ func TestDiscoverGoose(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(root, ".local/share/goose/sessions/sessions.db"), b, 0o644)
-	var got, names []string
-	for _, f := range discover(func(string) string { return "" }, root) {
-		rel, _ := filepath.Rel(root, f.path)
-		got, names = append(got, filepath.ToSlash(rel)), append(names, f.provider)
-	}
+	got, names := discoveredIn(func(string) string { return "" }, root)
 	if want := []string{".local/share/goose/sessions", ".config/goose/sessions"}; !slices.Equal(got, want) || strings.Join(names, " ") != "goose goose" {
 		t.Errorf("got %q %q, want %q", got, names, want)
 	}
-	t.Setenv("HOME", root)
-	for _, v := range agentVars {
-		t.Setenv(v, "")
-	}
-	t.Setenv("APPDATA", "")
-	t.Setenv("XDG_CONFIG_HOME", "")
-	out := filepath.Join(t.TempDir(), "out")
-	var stdout, stderr bytes.Buffer
-	if code := Run(context.Background(), Transcript(IO{In: strings.NewReader(""), Out: &stdout, Err: &stderr}), []string{"agt-transcript", "--discover", "-o", out}); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	if m, _ := filepath.Glob(filepath.Join(out, "goose", "*.transcript.jsonl")); len(m) != 2 {
-		t.Errorf("goose transcripts %v; stderr %s", m, stderr.String())
+	if m, stderr := transcribeDiscovered(t, root, "goose"); len(m) != 2 {
+		t.Errorf("goose transcripts %v; stderr %s", m, stderr)
 	}
 }

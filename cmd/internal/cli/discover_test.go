@@ -144,3 +144,33 @@ func TestDiscoverRun(t *testing.T) {
 		t.Errorf("the path given beside --discover: %v", err)
 	}
 }
+
+// discoveredIn is what discover finds in the fake home root, with getenv
+// for the environment: the folders (relative to root, with /) and their
+// providers.
+func discoveredIn(getenv func(string) string, root string) (paths, provs []string) {
+	for _, f := range discover(getenv, root) {
+		rel, _ := filepath.Rel(root, f.path)
+		paths, provs = append(paths, filepath.ToSlash(rel)), append(provs, f.provider)
+	}
+	return paths, provs
+}
+
+// transcribeDiscovered runs agt-transcript --discover -o with the fake
+// home root as HOME (every agent's variable and the system folders'
+// unset) and returns the transcripts written under the provider's folder,
+// and stderr.
+func transcribeDiscovered(t *testing.T, root, prov string) ([]string, string) {
+	t.Helper()
+	t.Setenv("HOME", root)
+	for _, v := range append(agentVars, "APPDATA", "LOCALAPPDATA", "XDG_CONFIG_HOME") {
+		t.Setenv(v, "")
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	if code := Run(context.Background(), Transcript(IO{In: strings.NewReader(""), Out: &stdout, Err: &stderr}), []string{"agt-transcript", "--discover", "-o", out}); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	m, _ := filepath.Glob(filepath.Join(out, prov, "*.transcript.jsonl"))
+	return m, stderr.String()
+}

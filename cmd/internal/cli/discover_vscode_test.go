@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,27 +30,12 @@ func TestDiscoverVSCodeChat(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var got, names []string
-	for _, f := range discover(func(string) string { return "" }, root) {
-		rel, _ := filepath.Rel(root, f.path)
-		got, names = append(got, filepath.ToSlash(rel)), append(names, f.provider)
-	}
+	got, names := discoveredIn(func(string) string { return "" }, root)
 	want := []string{".config/Code/User/workspaceStorage/1a2b/chatSessions", "Library/Application Support/Code - Insiders/User/globalStorage/emptyWindowChatSessions"}
 	if !slices.Equal(got, want) || strings.Join(names, " ") != "copilot copilot" {
 		t.Errorf("got %q %q\nwant %q", got, names, want)
 	}
-	t.Setenv("HOME", root)
-	for _, v := range agentVars {
-		t.Setenv(v, "")
-	}
-	t.Setenv("APPDATA", "")
-	t.Setenv("XDG_CONFIG_HOME", "")
-	out := filepath.Join(t.TempDir(), "out")
-	var stdout, stderr bytes.Buffer
-	if code := Run(context.Background(), Transcript(IO{In: strings.NewReader(""), Out: &stdout, Err: &stderr}), []string{"agt-transcript", "--discover", "-o", out}); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	if m, _ := filepath.Glob(filepath.Join(out, "copilot", "*.transcript.jsonl")); len(m) != 2 {
-		t.Errorf("copilot transcripts %v; stderr %s", m, stderr.String())
+	if m, stderr := transcribeDiscovered(t, root, "copilot"); len(m) != 2 {
+		t.Errorf("copilot transcripts %v; stderr %s", m, stderr)
 	}
 }

@@ -232,7 +232,7 @@ func (f Format) Table(w io.Writer, rows []Row, total Row) error {
 				pad += gap
 			}
 			first = false
-			s = cut(s, widths[j])
+			s = agt.Fit(s, widths[j])
 			n := utf8.RuneCountInString(s)
 			if cols[j].key >= 0 { // keys left-aligned, figures right-aligned
 				bw.WriteString(strings.Repeat(" ", pad))
@@ -250,15 +250,6 @@ func (f Format) Table(w io.Writer, rows []Row, total Row) error {
 		bw.WriteByte('\n')
 	}
 	return bw.Flush()
-}
-
-// cut shortens s to n columns, its last one "…".
-func cut(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
 }
 
 // TSV writes a header line, the rows and a totals line ("total" in the

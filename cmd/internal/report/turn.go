@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/agt-project/agt"
 )
@@ -40,7 +39,7 @@ func (r *Report) followTurn(ev *agt.Event) {
 	s := r.session(ev)
 	switch {
 	case turnOpens[ev.Kind]:
-		s.turns.prompts = append(s.turns.prompts, cutText(ev.Text.Str(), turnPromptCut))
+		s.turns.prompts = append(s.turns.prompts, agt.Abbrev(strings.Join(strings.Fields(ev.Text.Str()), " "), turnPromptCut))
 		s.turns.starts = append(s.turns.starts, strings.Clone(ev.TS))
 	case len(s.turns.prompts) == 0 && turnBefore[ev.Kind]:
 		s.turns.pre = true
@@ -94,22 +93,6 @@ func turnText(k string) string {
 	s := parts[1] + " #" + n
 	if parts[3] != "" {
 		s += " " + parts[3]
-	}
-	return s
-}
-
-// cutText is s on one line, cut to n characters ("…" marks a cut).
-func cutText(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i := 0
-	for j := range s {
-		if i == n {
-			return strings.TrimSpace(s[:j]) + "…"
-		}
-		i++
 	}
 	return s
 }

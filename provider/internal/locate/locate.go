@@ -29,3 +29,37 @@ func DataHome(getenv func(string) string, home string) string {
 	}
 	return filepath.Join(home, ".local", "share")
 }
+
+// ConfigDirs are the user's configuration folders, where editors keep
+// their extensions' storage: $XDG_CONFIG_HOME (else ~/.config),
+// ~/Library/Application Support (macOS) and %APPDATA% (Windows), those
+// known.
+func ConfigDirs(getenv func(string) string, home string) []string {
+	first := getenv("XDG_CONFIG_HOME")
+	if first == "" && home != "" {
+		first = filepath.Join(home, ".config")
+	}
+	return platformDirs(first, getenv("APPDATA"), home)
+}
+
+// DataDirs are the user's local data folders: DataHome, ~/Library/
+// Application Support (macOS) and %LOCALAPPDATA% (Windows), those known.
+func DataDirs(getenv func(string) string, home string) []string {
+	return platformDirs(DataHome(getenv, home), getenv("LOCALAPPDATA"), home)
+}
+
+// platformDirs are unix, macOS's Application Support under home, and
+// windows, leaving out those not known ("").
+func platformDirs(unix, windows, home string) []string {
+	var dirs []string
+	if unix != "" {
+		dirs = append(dirs, unix)
+	}
+	if home != "" {
+		dirs = append(dirs, filepath.Join(home, "Library", "Application Support"))
+	}
+	if windows != "" {
+		dirs = append(dirs, windows)
+	}
+	return dirs
+}

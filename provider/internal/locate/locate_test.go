@@ -3,6 +3,7 @@ package locate
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -36,5 +37,24 @@ func TestDataHome(t *testing.T) {
 		if got := DataHome(env(c.xdg), c.home); got != c.want {
 			t.Errorf("DataHome(%q, %q) = %q, want %q", c.xdg, c.home, got, c.want)
 		}
+	}
+}
+
+func TestPlatformDirs(t *testing.T) {
+	env := map[string]string{"XDG_CONFIG_HOME": "/cfg", "APPDATA": "/roaming", "LOCALAPPDATA": "/local"}
+	getenv := func(k string) string { return env[k] }
+	mac := filepath.Join("/h", "Library", "Application Support")
+	if got, want := ConfigDirs(getenv, "/h"), []string{"/cfg", mac, "/roaming"}; !slices.Equal(got, want) {
+		t.Errorf("ConfigDirs = %q, want %q", got, want)
+	}
+	if got, want := DataDirs(getenv, "/h"), []string{filepath.Join("/h", ".local", "share"), mac, "/local"}; !slices.Equal(got, want) {
+		t.Errorf("DataDirs = %q, want %q", got, want)
+	}
+	none := func(string) string { return "" }
+	if got := ConfigDirs(none, ""); len(got) != 0 {
+		t.Errorf("ConfigDirs without home or variables = %q", got)
+	}
+	if got, want := ConfigDirs(none, "/h"), []string{filepath.Join("/h", ".config"), mac}; !slices.Equal(got, want) {
+		t.Errorf("ConfigDirs = %q, want %q", got, want)
 	}
 }
