@@ -23,7 +23,7 @@ func DecodeValue(name string, raw Raw, v any) error {
 	if !API.Valid(raw) {
 		return errors.New(name + ": not JSON")
 	}
-	msg := fieldMsg(raw, err.Error())
+	msg := mismatch(raw, v, err)
 	if rest, ok := strings.CutPrefix(msg, "byte 0:"); ok {
 		return &FieldError{Msg: strconv.Quote(name) + ":" + rest}
 	}

@@ -141,7 +141,7 @@ func Decode(rec []byte, v any) error {
 	if err := checkStrings(t); err != nil {
 		return err
 	}
-	return &FieldError{Msg: fieldMsg(t, err.Error())}
+	return &FieldError{Msg: mismatch(t, v, err)}
 }
 
 // Check reads rec as Decode does without decoding a field of it: nil for a
@@ -176,6 +176,27 @@ func object(rec []byte) ([]byte, error) {
 	return t, nil
 }
 
+// mismatch is fieldMsg of sonic's error decoding t into v; where sonic
+// does not tell the place (after a member with a decoder of its own it
+// points at the object's end), encoding/json's decode of t names the
+// member (a slower second decode, on this error path only).
+func mismatch(t []byte, v any, err error) string {
+	msg := fieldMsg(t, err.Error())
+	if !strings.HasPrefix(msg, "byte ") {
+		return msg
+	}
+	var te *json.UnmarshalTypeError
+	if !errors.As(json.Unmarshal(t, v), &te) || te.Field == "" {
+		return msg
+	}
+	got, _, _ := strings.Cut(te.Value, " ") // "number -1": a number
+	if got == "bool" {
+		got = "boolean"
+	}
+	key := te.Field[strings.LastIndexByte(te.Field, '.')+1:]
+	return fmt.Sprintf("%q: %s %s where %s belongs", key, article(got), got, wanted(te.Type.String()))
+}
+
 // fieldMsg explains a decoder type mismatch in one line: which key holds
 // what, and what belongs there ("kind": a number where a string belongs),
 // or the decoder's first line when it cannot tell.
@@ -194,24 +215,28 @@ func fieldMsg(t []byte, msg string) string {
 		return first
 	}
 	got := jsonKind(t[pos])
-	switch {
-	case want == "string":
-		want = "a string"
-	case strings.HasPrefix(want, "int") || strings.HasPrefix(want, "uint"):
-		want = "an integer"
-	case strings.HasPrefix(want, "float"):
-		want = "a number"
-	case want == "bool":
-		want = "a boolean"
-	case strings.HasPrefix(want, "[]") || strings.HasPrefix(want, "map["):
-		want = "a " + want
-	default:
-		want = "an object"
-	}
+	want = wanted(want)
 	if got == "number" && (want == "a number" || want == "an integer" && integral(t[pos:])) {
 		return fmt.Sprintf("%s: a number too large", keyBefore(t, pos))
 	}
 	return fmt.Sprintf("%s: %s %s where %s belongs", keyBefore(t, pos), article(got), got, want)
+}
+
+// wanted is what a Go type takes, as a JSON kind with its article.
+func wanted(typ string) string {
+	switch {
+	case typ == "string":
+		return "a string"
+	case strings.HasPrefix(typ, "int") || strings.HasPrefix(typ, "uint"):
+		return "an integer"
+	case strings.HasPrefix(typ, "float"):
+		return "a number"
+	case typ == "bool":
+		return "a boolean"
+	case strings.HasPrefix(typ, "[]"):
+		return "an array"
+	}
+	return "an object"
 }
 
 // integral reports whether the JSON number that b starts with has no

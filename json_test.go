@@ -3,6 +3,7 @@ package agt
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/bytedance/sonic/encoder"
@@ -89,6 +90,30 @@ func TestCheck(t *testing.T) {
 		cerr := Check([]byte(in))
 		if fmt.Sprint(derr) != fmt.Sprint(cerr) {
 			t.Errorf("%q: Check %v, Decode %v", in, cerr, derr)
+		}
+	}
+}
+
+// TestMismatchAfterCustomDecoder: a member of the wrong type after one
+// with a decoder of its own (a Count), where sonic points at the object's
+// end, is still named, as a mismatch elsewhere is.
+func TestMismatchAfterCustomDecoder(t *testing.T) {
+	var v struct {
+		Input *Count   `json:"input_tokens"`
+		Cost  *float64 `json:"cost"`
+		N     []int    `json:"n"`
+	}
+	for in, want := range map[string]string{
+		`{"input_tokens":10,"cost":"free"}`: `"cost": a string where a number belongs`,
+		`{"input_tokens":10,"n":{"a":1}}`:   `"n": an object where an array belongs`,
+		`{"cost":"free","input_tokens":10}`: `"cost": a string where a number belongs`,
+	} {
+		err := Decode([]byte(in), &v)
+		if !IsFieldError(err) || !strings.HasSuffix(err.Error(), want) {
+			t.Errorf("Decode(%s) = %v, want …%s", in, err, want)
+		}
+		if err := DecodeValue("row", Raw(in), &v); err == nil || !strings.HasSuffix(err.Error(), "row: "+want) {
+			t.Errorf("DecodeValue(%s) = %v, want …row: %s", in, err, want)
 		}
 	}
 }

@@ -83,7 +83,41 @@ func (transcripts) Decode(rec []byte) (any, error) {
 	if t.Provider == "" || t.NativeSession == "" {
 		return nil, fmt.Errorf("not a valid agt.transcript/1 line: no provider or native_session")
 	}
+	if err := t.checkTimes(); err != nil {
+		return nil, fmt.Errorf("not a valid agt.transcript/1 line: %v", err)
+	}
 	return t, nil
+}
+
+// checkTimes tells a time that is not RFC 3339 (as agt.event/1 input does):
+// its usage would count on no day.
+func (t *transcriptLine) checkTimes() error {
+	bad := func(what, ts string) error {
+		if ts == "" || agt.Timestamp(ts) != "" {
+			return nil
+		}
+		return fmt.Errorf("%s %q is not an RFC 3339 time", what, agt.Printable(ts[:min(len(ts), 64)]))
+	}
+	if err := bad("started_at", t.StartedAt); err != nil {
+		return err
+	}
+	msgs := func(where string, ms []transcriptMessage) error {
+		for i := range ms {
+			if err := bad(fmt.Sprintf("%smessages[%d].ts", where, i), ms[i].TS); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := msgs("", t.Messages); err != nil {
+		return err
+	}
+	for i, s := range t.Subagents {
+		if err := msgs(fmt.Sprintf("subagents[%d].", i), s.Messages); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (transcripts) Apply(em *agt.Emitter, v any) {

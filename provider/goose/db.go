@@ -98,6 +98,19 @@ func writeRows(db *sqlitero.DB, w io.Writer) error {
 			return err
 		}
 	}
+	// rows of a session the table does not hold (Goose deletes them with
+	// it; a damaged or hand-made database): read, under their own session
+	orphans := map[string]string{"message": `SELECT * FROM messages WHERE session_id NOT IN (SELECT id FROM sessions) ORDER BY id`}
+	if ledger {
+		orphans["usage"] = `SELECT * FROM usage_ledger WHERE session_id NOT IN (SELECT id FROM sessions) ORDER BY id`
+	}
+	for _, kind := range []string{"message", "usage"} {
+		if q, ok := orphans[kind]; ok {
+			if err := sqlitero.Each(db.DB, q, nil, func(r map[string]any) error { return write(line{Goose: kind, Row: r}) }); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 

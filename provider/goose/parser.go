@@ -57,6 +57,7 @@ type session struct {
 // the sums of a session's rows.
 type ledger struct {
 	ID         agt.Raw    `json:"id"`
+	SessionID  string     `json:"session_id"`
 	Rows       int64      `json:"rows"`
 	Created    *int64     `json:"created_timestamp"`
 	Model      *string    `json:"model"`
@@ -173,6 +174,10 @@ func (p *parser) Apply(em *agt.Emitter, v any) {
 		p.message(em, r)
 	case *ledger:
 		em.SetSrc(agt.Src{Path: em.Src().Path, Ptr: "/usage_ledger/" + escape(string(r.ID))}, em.Line())
+		if r.SessionID != "" && r.SessionID != em.Current() { // a row of no session row
+			em.Session(r.SessionID)
+			p.calls = map[string]string{}
+		}
 		em.Emit(agt.Event{TS: unix(r.Created), Kind: agt.KindUsage, Model: str(r.Model), Usage: r.usage()}, "", "usage")
 	default:
 		em.Unknown("", "", "row")

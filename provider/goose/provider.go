@@ -20,8 +20,11 @@
 //     ({"goose":"session"|"message"|"usage","row":{column: value}}, a
 //     session's line with "ledger": the sums of its ledger rows), each
 //     session followed by its messages in the order they were written and
-//     its ledger rows; events name their row in src ({database,
-//     "/sessions/<id>", "/messages/<id>" or "/usage_ledger/<id>"}).
+//     its ledger rows; then the messages and ledger rows of a session the
+//     sessions table does not hold (Goose deletes them with it: a damaged
+//     or hand-made database), under their own session id. Events name
+//     their row in src ({database, "/sessions/<id>", "/messages/<id>" or
+//     "/usage_ledger/<id>"}).
 //
 //   - goose-jsonl: the session files of earlier versions
 //     (~/.local/share/goose/sessions/<id>.jsonl, earlier ~/.config/goose/sessions/):

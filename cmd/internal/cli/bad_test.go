@@ -57,6 +57,7 @@ import (
 //	mode: out/claude/s1.transcript.jsonl 0640     (permission bits)
 //	outside: out                                  (the run wrote nothing but under out/)
 //	notstderr: no provider recognises this input  (a substring stderr lacks; may repeat)
+//	notstdout: "secret"                             (a substring stdout lacks; may repeat)
 //	stable                                        (a second run writes the same stdout)
 //	text                                          (stdout is text lines, not JSON)
 //	noesc                                         (no control character in stdout or
@@ -82,7 +83,7 @@ func TestBadInput(t *testing.T) {
 var directives = map[string]bool{
 	"accounted": true, "contains": true, "env": true, "exit": true, "file": true, "files": true, "fullout": true,
 	"kinds": true, "lines": true, "mode": true, "nocontains": true, "noesc": true, "nofile": true, "nostderr": true,
-	"notmp": true, "notstderr": true, "outside": true, "stable": true, "stderr": true, "stderrlines": true,
+	"notmp": true, "notstderr": true, "notstdout": true, "outside": true, "stable": true, "stderr": true, "stderrlines": true,
 	"stdout": true, "text": true, "umask": true,
 }
 
@@ -182,6 +183,11 @@ func runBadCase(t *testing.T, file string) {
 	for _, s := range want["stdout"] {
 		if !strings.Contains(out.String(), s) {
 			t.Errorf("stdout lacks %q: %.1000s", s, out.String())
+		}
+	}
+	for _, s := range want["notstdout"] {
+		if strings.Contains(out.String(), s) {
+			t.Errorf("stdout holds %q: %.1000s", s, out.String())
 		}
 	}
 	lines := bytes.Split(bytes.TrimSuffix(out.Bytes(), []byte("\n")), []byte("\n"))
@@ -833,6 +839,21 @@ var gens = map[string]func(t *testing.T, dir string, args ...string){
 			`INSERT INTO messages VALUES ('m1', 's1', 'user', '[{"type":"text","data":{"text":"hi"}}]', NULL, 1700000000, 1700000000, NULL, NULL)`,
 			`INSERT INTO messages VALUES ('m2', 's1', 'assistant', '[{"type":"tool_call","data":{"id":"c1","name":5,"input":"ls -la"}}]', 'm', 1700000001, 1700000001, 1700000001, 'p')`,
 		)
+	},
+	// sql DB FILE: a SQLite database at DB (in WAL mode, its rows still in
+	// the -wal) made by the statements of the case's FILE, one a line
+	"sql": func(t *testing.T, dir string, args ...string) {
+		b, err := os.ReadFile(filepath.Join(dir, args[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stmts []string
+		for _, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				stmts = append(stmts, l)
+			}
+		}
+		walDB(t, filepath.Join(dir, filepath.Dir(args[0])), filepath.Base(args[0]), stmts...)
 	},
 	// dir NAME: an empty folder (an output folder inside the case's)
 	"dir": func(t *testing.T, dir string, args ...string) {
