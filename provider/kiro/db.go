@@ -48,6 +48,8 @@ type convRow struct {
 	Created int64   `json:"created_at,omitempty"`
 	Updated int64   `json:"updated_at,omitempty"`
 	Value   agt.Raw `json:"value"`
+
+	err error // what keeps its conversation from being read (see Apply)
 }
 
 // writeRows writes a line per conversation, the latest updated last.
@@ -81,44 +83,62 @@ func writeRows(db *sqlitero.DB, w io.Writer) error {
 // dbParser reads the conversation lines of a database.
 type dbParser struct{ conv convParser }
 
-// Decode reads a line and the conversation it holds.
+// Decode reads a line and the conversation it holds. What keeps the
+// conversation from being read is kept on its row, for Apply to tell in
+// the conversation's own session, not the one before it.
 func (p *dbParser) Decode(line []byte) (any, error) {
 	row := &convRow{}
 	if err := agt.Decode(line, row); err != nil {
 		return nil, err
 	}
 	if len(row.Value) == 0 || row.Value[0] != '{' {
-		return row, errors.New("conversation value is not a JSON object")
+		row.err = errors.New("conversation value is not a JSON object")
+		return row, nil
 	}
 	v, err := p.conv.Decode(row.Value)
+	row.err = err
 	if v == nil {
-		return row, err
+		return row, nil
 	}
 	cv := v.(*convValue)
 	cv.row = row
 	if cv.c.ID == "" {
 		cv.c.ID = row.ID
 	}
-	return cv, err
+	return cv, nil
 }
 
-// Apply emits a conversation's events, pointing into its row.
+// Apply emits a conversation's events, pointing into its row, after the
+// error that kept part of it from being read.
 func (p *dbParser) Apply(em *agt.Emitter, v any) {
-	cv, ok := v.(*convValue)
-	if !ok {
-		row := v.(*convRow)
-		em.SetSrc(agt.Src{Path: em.Src().Path, Ptr: "/" + row.Table + "/" + escape(row.ID)}, em.Line())
-		if em.Current() == "" {
-			em.Session(em.Fallback())
-		}
-		return // the line is the error event Decode's error made
+	row, cv := rowOf(v)
+	id := row.ID
+	if cv != nil && cv.c.ID != "" {
+		id = cv.c.ID
 	}
-	id := cv.c.ID
 	if id == "" {
-		id = cv.row.Key
+		id = row.Key
 	}
-	em.SetSrc(agt.Src{Path: em.Src().Path, Ptr: "/" + cv.row.Table + "/" + escape(id)}, em.Line())
-	p.conv.Apply(em, cv)
+	em.SetSrc(agt.Src{Path: em.Src().Path, Ptr: "/" + row.Table + "/" + escape(id)}, em.Line())
+	if id != "" {
+		em.Session(id)
+	} else if em.Current() == "" {
+		em.Session(em.Fallback())
+	}
+	if row.err != nil {
+		em.Errorf("%v", row.err)
+	}
+	if cv != nil {
+		p.conv.Apply(em, cv)
+	}
+}
+
+// rowOf is the row of a decoded line, and its conversation when it has one.
+func rowOf(v any) (*convRow, *convValue) {
+	if cv, ok := v.(*convValue); ok {
+		return cv.row, cv
+	}
+	return v.(*convRow), nil
 }
 
 // Finish emits nothing.
