@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/agt-project/agt"
@@ -39,7 +38,7 @@ func FollowSource(ctx context.Context, cfg Config, fl *stage.Follower, roots []s
 		return nil, err
 	}
 	s.follow = true
-	s.diag = &syncWriter{w: diag}
+	s.diag = stage.Locked(diag)
 	if fl.Note == nil && !cfg.Quiet {
 		fl.Note = func(m string) { fmt.Fprintln(s.diag, m) }
 	}
@@ -161,19 +160,6 @@ func (r *followRun) found(ins []stage.Input) {
 			return r.lives.read(r.rctx, lu, i, in)
 		})
 	}
-}
-
-// syncWriter serializes the writes of the readers' notes and the run's
-// diagnostics.
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
 }
 
 // onceNote is the line that names the inputs of a followed run that are

@@ -1,6 +1,7 @@
 package stage
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"testing/iotest"
 )
@@ -313,5 +315,30 @@ func TestLongLineEncodeBuffer(t *testing.T) {
 	new(JSONL).Encode(b)
 	if n := cap(b.Out); n > 4<<20 {
 		t.Errorf("output buffer of %d bytes for a batch holding 1 MiB", n)
+	}
+}
+
+// TestLocked: Locked of a Locked writer is the same writer, so that the
+// CLI's lines and a run's goroutines' notes share one lock; writes from
+// many goroutines (under -race) come through whole.
+func TestLocked(t *testing.T) {
+	var b bytes.Buffer
+	l := Locked(&b)
+	if Locked(l) != l {
+		t.Fatal("Locked of a Locked writer is another lock")
+	}
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 100 {
+				fmt.Fprintln(Locked(l), "note")
+			}
+		}()
+	}
+	wg.Wait()
+	if n := strings.Count(b.String(), "note\n"); n != 800 {
+		t.Errorf("%d whole lines, want 800", n)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"sync"
 	"syscall"
 )
 
@@ -51,4 +52,27 @@ func (w *Writer) fail(err error) error {
 // IsClosed reports whether err means that the output's reader went away.
 func IsClosed(err error) bool {
 	return errors.Is(err, ErrClosed) || errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe)
+}
+
+// Locked is w with its writes one at a time: the diagnostics a run's
+// goroutines write (a followed file's notes) and the CLI's own lines,
+// also those written after a failed run left its reader behind. Locked of
+// a Locked writer is that writer, so every layer that locks shares one
+// lock.
+func Locked(w io.Writer) io.Writer {
+	if l, ok := w.(*lockedWriter); ok {
+		return l
+	}
+	return &lockedWriter{w: w}
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -155,7 +156,8 @@ func runBadCase(t *testing.T, file string) {
 		defer syscall.Umask(old)
 	}
 	var stdout io.Writer
-	var out, errb bytes.Buffer
+	var out bytes.Buffer
+	var errb lockedBuffer
 	stdout = &out
 	if _, ok := want["fullout"]; ok {
 		stdout = fullWriter{}
@@ -903,4 +905,24 @@ func ownSessionLine(sess string) string {
 		return claudeLine
 	}
 	return strings.Replace(strings.Replace(claudeLine, `"s1"`, `"`+sess+`"`, 1), `"u1"`, `"u-`+sess+`"`, 1)
+}
+
+// lockedBuffer is a stderr that a run's goroutine may still write once Run
+// has returned (a followed run's reader, left behind by a failed run, as a
+// pipe's read is).
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agt-project/agt/stage"
 	"github.com/urfave/cli/v2"
 )
 
@@ -302,4 +304,16 @@ func shellLines(t *testing.T, dir string, shell string, args ...string) []string
 		}
 	}
 	return out
+}
+
+// TestErrLocked: every filter writes stderr through one lock, which the
+// sources that note on stderr from goroutines of their own (a followed
+// run's reader, left behind when a run fails) share.
+func TestErrLocked(t *testing.T) {
+	for name, app := range apps {
+		a := app(IO{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+		if stage.Locked(a.ErrWriter) != a.ErrWriter {
+			t.Errorf("%s: stderr is not locked", name)
+		}
+	}
 }

@@ -64,6 +64,7 @@ func toolDefs(io IO, p string) error {
 
 // Normalize is agt-normalize: events (or logs) in, canonical events out.
 func Normalize(io IO) *cli.App {
+	io.Err = stage.Locked(io.Err) // the run's goroutines write to it too
 	app := newApp(io, "agt-normalize", "give agt.event/1 events one tool vocabulary, usage meaning and cost",
 		`Reads agt.event/1 events (from agt-parse) or provider logs (it parses them
 itself) and writes the same events with canonical tool calls (name, kind,

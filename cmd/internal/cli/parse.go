@@ -74,6 +74,7 @@ func parseConfig(c *cli.Context) (provider.Config, error) {
 
 // Parse is agt-parse: provider logs in, agt.event/1 lines out.
 func Parse(io IO) *cli.App {
+	io.Err = stage.Locked(io.Err) // the run's goroutines write to it too
 	app := newApp(io, "agt-parse", "read AI coding agent logs and write agt.event/1 JSONL",
 		`Reads session logs and live --json output of AI coding agents (PATH may be a
 file, a folder walked recursively, or - for stdin; none means stdin, unless it

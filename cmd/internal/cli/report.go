@@ -20,6 +20,7 @@ import (
 // Report is agt-report: logs or events in, a usage report out (a table on
 // a terminal, TSV in a pipe, or JSON lines).
 func Report(io IO) *cli.App {
+	io.Err = stage.Locked(io.Err) // the run's goroutines write to it too
 	app := newApp(io, "agt-report", "report AI coding agents' token usage and cost per day, week, month, session, model…",
 		`Reads provider logs, agt.event/1 events or agt.transcript/1 transcripts
 (files, folders, archives, stdin; --discover adds the log folders of every

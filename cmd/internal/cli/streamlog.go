@@ -16,6 +16,7 @@ import (
 // Streamlog is agt-streamlog: the stream log writer of agt-transcript as a
 // filter on stdout.
 func Streamlog(io IO) *cli.App {
+	io.Err = stage.Locked(io.Err) // the run's goroutines write to it too
 	app := newApp(io, "agt-streamlog", "write a stream log of agent events: raw JSONL or readable lines",
 		`Reads provider logs or agt.event/1 events and writes the stream log that
 agt-transcript --stream-log writes beside each transcript: --mode raw writes

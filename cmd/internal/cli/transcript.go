@@ -26,6 +26,7 @@ import (
 // Transcript is agt-transcript: logs or events in, one agt.transcript/1
 // line per session out (or files with -o).
 func Transcript(io IO) *cli.App {
+	io.Err = stage.Locked(io.Err) // the run's goroutines write to it too
 	app := newApp(io, "agt-transcript", "consolidate AI coding agent sessions into agt.transcript/1",
 		`Reads provider logs, agt.event/1 events from agt-parse, or normalized events from
 agt-normalize (it runs the stages that are missing itself) and writes one
