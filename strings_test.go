@@ -41,3 +41,68 @@ func TestFitAbbrev(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckStringsByteWise compares checkStrings, which scans 8 bytes at a
+// time, with a byte-by-byte reading of the same rule over generated records
+// whose escapes and control bytes fall at every place of a word.
+func TestCheckStringsByteWise(t *testing.T) {
+	alphabet := []byte{'\\', '"', 'u', 'n', '0', 'a', 'F', '\n', 0x01, ' ', '/', 'x'}
+	rng := uint64(1)
+	for n := 0; n < 200000; n++ {
+		rng ^= rng << 13
+		rng ^= rng >> 7
+		rng ^= rng << 17
+		b := make([]byte, 1+rng%40)
+		r := rng
+		for i := range b {
+			if r < 16 {
+				r = rng*0x9e3779b97f4a7c15 + uint64(i)
+			}
+			b[i] = alphabet[r%uint64(len(alphabet))]
+			r /= uint64(len(alphabet))
+		}
+		if got, want := checkStrings(b) == nil, byteWise(b); got != want {
+			t.Fatalf("%q: ok=%v, want %v", b, got, want)
+		}
+	}
+}
+
+// byteWise is checkStrings's rule read one byte at a time: every
+// backslash starts an escape JSON allows; then, where a control byte is,
+// none is inside a string (outside, it is white space between tokens).
+func byteWise(b []byte) bool {
+	ctl := false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c < 0x20:
+			ctl = true
+		case c == '\\':
+			if i+1 >= len(b) {
+				return false
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+			case 'u':
+				if i+5 >= len(b) || !hexDigit[b[i+2]] || !hexDigit[b[i+3]] || !hexDigit[b[i+4]] || !hexDigit[b[i+5]] {
+					return false
+				}
+				i += 5
+			default:
+				return false
+			}
+		}
+	}
+	in := false
+	for i := 0; ctl && i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '\\' && in:
+			i++
+		case c == '"':
+			in = !in
+		case c < 0x20 && in:
+			return false
+		}
+	}
+	return true
+}
