@@ -4,6 +4,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"hash"
+	"unsafe"
 
 	"github.com/google/uuid"
 )
@@ -35,9 +36,9 @@ func (m *idMaker) id(session uuid.UUID, key, suffix string) string {
 	}
 	m.h.Reset()
 	m.h.Write(session[:])
-	m.h.Write([]byte(key))
+	m.h.Write(unsafe.Slice(unsafe.StringData(key), len(key))) // read, not kept: no copy of a long key
 	m.h.Write([]byte{0})
-	m.h.Write([]byte(suffix))
+	m.h.Write(unsafe.Slice(unsafe.StringData(suffix), len(suffix)))
 	s := m.h.Sum(m.sum[:0])
 	var u uuid.UUID
 	copy(u[:], s)
