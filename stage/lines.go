@@ -140,7 +140,7 @@ type longAt struct {
 // the input ends). A line longer than the limit keeps its head only, and
 // is listed in longs.
 func (b *BlockReader) fill(size int) (buf []byte, longs []longAt) {
-	buf = make([]byte, len(b.carry), max(size, 2*len(b.carry)))
+	buf = newBlock(len(b.carry), max(size, 2*len(b.carry)))
 	copy(buf, b.carry)
 	b.carry = nil
 	scanned := 0   // bytes of buf looked at for line ends
@@ -188,7 +188,7 @@ func (b *BlockReader) grow(buf []byte, lineStart int) []byte {
 	if b.max > 0 && c >= lineStart+b.max {
 		c = lineStart + b.max + 1 // no more than the limit needs
 	}
-	grown := make([]byte, len(buf), max(c, len(buf)+1))
+	grown := newBlock(len(buf), max(c, len(buf)+1))
 	copy(grown, buf)
 	return grown
 }
