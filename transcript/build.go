@@ -211,7 +211,8 @@ func (c *conv) close() {
 type arena struct {
 	buf   []byte
 	apart bool
-	n     int // bytes copied
+	n     int  // bytes copied
+	unit  *int // bytes copied by the sessions of the unit (Consolidator.held)
 }
 
 func (a *arena) raw(r agt.Raw) agt.Raw {
@@ -219,6 +220,9 @@ func (a *arena) raw(r agt.Raw) agt.Raw {
 		return r
 	}
 	a.n += len(r)
+	if a.unit != nil {
+		*a.unit += len(r)
+	}
 	if len(r) > 64<<10 || a.apart {
 		return bytes.Clone(r)
 	}
@@ -303,7 +307,7 @@ func (b *builder) add(ev *agt.Event) {
 		b.t.Format = ev.Format
 	}
 	c := b.conv(ev.Stream)
-	if b.spill && b.store == nil && b.values >= 2*spillWindow && b.mem.n >= spillFrom {
+	if b.spill && b.store == nil && b.values >= 2*spillWindow && b.mem.n >= spillFrom && (b.mem.unit == nil || *b.mem.unit >= spillUnit) {
 		// long enough to spill (a short session spills nothing, and
 		// costs no compression): from now on its bytes are copied one
 		// by one, not into the arena

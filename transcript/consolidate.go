@@ -99,6 +99,7 @@ type Consolidator struct {
 	flush    Flush
 	sessions map[string]*builder
 	order    []*builder
+	held     int    // bytes the sessions of the unit keep of their events (arena.unit)
 	unit     string // the key of the group's first unit
 	cur      string // the key of the unit under way
 	started  bool
@@ -177,7 +178,7 @@ func (c *Consolidator) Add(evs []agt.Event) error {
 		}
 		if b == nil {
 			b = newBuilder(ev, c.keep)
-			b.spill, b.raw = c.Spill, c.Raw
+			b.spill, b.raw, b.mem.unit = c.Spill, c.Raw, &c.held
 			b.unit = c.cur
 			c.sessions[ev.Session] = b
 			c.order = append(c.order, b)
@@ -244,7 +245,7 @@ func (c *Consolidator) Sessions() int { return c.count }
 
 func (c *Consolidator) finish() error {
 	order, members := c.order, c.members
-	c.order, c.sessions, c.copies, c.members = nil, map[string]*builder{}, map[string]*copies{}, nil
+	c.order, c.sessions, c.copies, c.members, c.held = nil, map[string]*builder{}, map[string]*copies{}, nil, 0
 	if c.Hold {
 		// in the order a walk of their inputs meets them, as a run read
 		// once gives them, not in the order following met them

@@ -17,9 +17,9 @@ func Lines(w io.Writer) Flush {
 // block and of a generation of the lookups by source and by call, makes a
 // session spill whatever its size, and returns what restores them.
 func SetSpill(window, block, recent int) (restore func()) {
-	w, b, r, f := spillWindow, spillBlock, recentSize, spillFrom
-	spillWindow, spillBlock, recentSize, spillFrom = window, block, recent, 0
-	return func() { spillWindow, spillBlock, recentSize, spillFrom = w, b, r, f }
+	w, b, r, f, u := spillWindow, spillBlock, recentSize, spillFrom, spillUnit
+	spillWindow, spillBlock, recentSize, spillFrom, spillUnit = window, block, recent, 0, 0
+	return func() { spillWindow, spillBlock, recentSize, spillFrom, spillUnit = w, b, r, f, u }
 }
 
 // Reopened is how many spilled messages of t were decoded again.
@@ -46,3 +46,14 @@ func Values(c *Consolidator) int {
 	}
 	return n
 }
+
+// SetSpillUnit sets how many bytes the sessions of a unit keep together
+// before one of them spills, and returns what restores it.
+func SetSpillUnit(n int) (restore func()) {
+	u := spillUnit
+	spillUnit = n
+	return func() { spillUnit = u }
+}
+
+// UnitBytes is how many bytes the sessions of c's unit under way keep.
+func UnitBytes(c *Consolidator) int { return c.held }
