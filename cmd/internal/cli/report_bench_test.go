@@ -9,11 +9,24 @@ import (
 	"testing"
 
 	"github.com/agt-project/agt/provider/providertest"
+	"github.com/urfave/cli/v2"
 )
 
 // BenchmarkReport is agt-report --by day over each provider's generated
 // tree, in process (the `make bench` row, profiled with -cpuprofile).
 func BenchmarkReport(b *testing.B) {
+	benchTrees(b, Report, "agt-report", "-q", "--by", "day", "--tz", "UTC", "--json")
+}
+
+// BenchmarkFused is agt-transcript over each provider's generated tree, in
+// process: the fused run of `make bench`.
+func BenchmarkFused(b *testing.B) {
+	benchTrees(b, Transcript, "agt-transcript", "-q")
+}
+
+// benchTrees runs the app built by newApp with args over each provider's
+// generated tree.
+func benchTrees(b *testing.B, newApp func(IO) *cli.App, args ...string) {
 	for _, sub := range []string{"claude", "codex"} {
 		b.Run(sub, func(b *testing.B) {
 			dir := filepath.Join(providertest.BenchTree(b, 200), sub)
@@ -30,8 +43,8 @@ func BenchmarkReport(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				var errb bytes.Buffer
-				app := Report(IO{In: bytes.NewReader(nil), Out: io.Discard, Err: &errb})
-				if code := Run(context.Background(), app, []string{"agt-report", "-q", "--by", "day", "--tz", "UTC", "--json", dir}); code != ExitOK {
+				app := newApp(IO{In: bytes.NewReader(nil), Out: io.Discard, Err: &errb})
+				if code := Run(context.Background(), app, append(args[:len(args):len(args)], dir)); code != ExitOK {
 					b.Fatalf("exit %d: %s", code, errb.String())
 				}
 			}
