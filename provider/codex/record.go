@@ -17,9 +17,8 @@ type rolloutLine struct {
 	// Derived in Decode.
 	sum    [12]byte // the SHA-256 of its content (see contentKeys), with summed
 	summed bool
-	spawn  bool // the output a spawned sub-agent's copy ends with (see spawned)
+	spawn  bool // the output a spawned sub-agent's copy ends with (see spawned; not set on a skimmed line)
 	skim   bool // read for a usage report: its types and time only (see skim)
-	turn   bool // skimmed, and it names a turn (turnOf)
 }
 
 // item is the union of the payloads this package reads: session_meta,

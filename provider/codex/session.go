@@ -38,7 +38,6 @@ func (p *rolloutParser) Decode(rec []byte) (any, error) {
 			if r == nil {
 				return nil, err // not a nil *rolloutLine: no value
 			}
-			r.spawn = spawned(r, rec)
 			return r, err
 		}
 	}
@@ -170,11 +169,11 @@ func (p *rolloutParser) place(em *agt.Emitter, r *rolloutLine) {
 		p.metaSub = p.secs.meta(em, &r.Payload, ms)
 	} else {
 		turn := r.Payload.TurnID
-		if r.turn && p.secs.copying() {
+		if r.skim && p.secs.copying() {
 			turn = turnOf(em.Line())
 		}
 		p.secs.line(ms, v7ms(turn))
-		if p.secs.copying() && r.spawn {
+		if p.secs.copying() && (r.spawn || r.skim && spawned(r, em.Line())) {
 			p.secs.stack = p.secs.stack[:len(p.secs.stack)-1]
 		}
 	}

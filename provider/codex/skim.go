@@ -44,15 +44,18 @@ func skim(rec []byte) (r *rolloutLine, ok bool, err error) {
 	}
 	r = &rolloutLine{Timestamp: h.ts, Type: h.typ, skim: true}
 	r.Payload.Type = h.payload
-	// the turn places the line only while a copied history is read
-	// (fork.go): it is read then (turnOf)
-	r.turn = bytes.Contains(rec, []byte(`"turn_id"`))
+	// its turn and whether it ends a sub-agent's copy place the line
+	// only while a copied history is read (fork.go): they are read then,
+	// from the line (turnOf, spawned), not here for every line
 	return r, true, nil
 }
 
 // turnOf is the turn a skimmed line names (payload.turn_id), read when
 // the line may end a copied history.
 func turnOf(rec []byte) string {
+	if !bytes.Contains(rec, []byte(`"turn_id"`)) {
+		return ""
+	}
 	var t struct {
 		Payload struct {
 			TurnID string `json:"turn_id"`

@@ -170,3 +170,45 @@ func TestUsageOnlyLegacyMixed(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageOnlyCopyEnd: a usage report places the lines after a
+// sub-agent's copy of its parent's history as a full parse does, where
+// what ends the copy is a skimmed line: the spawned output Codex gives the
+// spawn call, or a line naming a turn started after the copy.
+func TestUsageOnlyCopyEnd(t *testing.T) {
+	const (
+		pid    = "019b0500-0000-7000-8000-00000000000a"
+		sid    = "019b0500-4e20-7000-8000-00000000000b" // 20 s later
+		copyAt = "2025-12-09T21:00:20.000Z"
+	)
+	at := func(ts, typ, payload string) string {
+		return `{"timestamp":"` + ts + `","type":"` + typ + `","payload":` + payload + `}`
+	}
+	total := func(in, out int) string {
+		return `{"type":"token_count","info":{"total_token_usage":{"input_tokens":` + itoa(in) + `,"cached_input_tokens":0,"output_tokens":` + itoa(out) + `,"reasoning_output_tokens":0,"total_tokens":` + itoa(in+out) + `}}}`
+	}
+	head := []string{
+		at(copyAt, "session_meta", `{"id":"`+sid+`","forked_from_id":"`+pid+`","timestamp":"`+copyAt+`","cwd":"/w","source":{"subagent":{"thread_spawn":{"parent_thread_id":"`+pid+`","depth":1,"agent_nickname":"Scout"}}}}`),
+		at(copyAt, "session_meta", `{"id":"`+pid+`","timestamp":"2025-12-09T20:51:51.000Z","cwd":"/w","source":"cli"}`),
+		at(copyAt, "response_item", `{"type":"function_call","name":"spawn_agent","arguments":"{}","call_id":"call_spawn"}`),
+		at(copyAt, "event_msg", total(1000, 100)),
+	}
+	spawnedOut := at(copyAt, "response_item", `{"type":"function_call_output","call_id":"call_spawn","output":"You are the newly spawned agent. The prior conversation history was forked from your parent agent. Treat the next user message as your new task."}`)
+	laterTurn := at(copyAt, "event_msg", `{"type":"task_started","turn_id":"019b0500-4e21-7000-8000-0000000000c1"}`)
+	for name, tail := range map[string][]string{"spawned output": {spawnedOut}, "later turn": {laterTurn}} {
+		t.Run(name, func(t *testing.T) {
+			lines := append(append(slices.Clone(head), tail...), at(copyAt, "event_msg", total(1500, 150)))
+			path := filepath.Join(t.TempDir(), "rollout-2025-12-09T21-00-20-"+sid+".jsonl")
+			if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			full, fast := parseUsageView(t, agt.Options{}, path), parseUsageView(t, agt.Options{Usage: true}, path)
+			if len(full.usage) != 2 || !strings.Contains(full.usage[1], agt.SessionID("codex", sid)) {
+				t.Fatalf("full parse: the sub-agent's own call is not its: %q", full.usage)
+			}
+			if !slices.Equal(full.usage, fast.usage) {
+				t.Errorf("usage:\n full %q\n fast %q", full.usage, fast.usage)
+			}
+		})
+	}
+}
