@@ -32,8 +32,9 @@ type Options struct {
 	// Usage says that the events feed a usage report only (agt-report),
 	// which reads usage, sessions, models, times and folders: the work
 	// of what it does not read may be left out (an unknown event's raw
-	// record). Counting is not changed: the same usage events, the same
-	// ids.
+	// record, the event of a line skimmed as known and without usage:
+	// the line is still counted). Counting is not changed: the same
+	// usage events, the same ids, the same errors and unknown events.
 	Usage bool
 }
 

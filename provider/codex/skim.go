@@ -12,13 +12,15 @@ import (
 // time and turn of every line (fork.go). The other lines, most of a
 // rollout's bytes (messages, tool calls and outputs), are skimmed: their
 // envelope and payload types and time are read (their turn only while a
-// copied history is in effect, see turnOf), the line is checked
-// for being a JSON object (agt.Check: a bad line is still reported as in
-// a full parse), and it gives one meta event {type, subtype: the payload
-// type} on its line; a payload type no table knows is still an unknown
-// event. Their texts, arguments and outputs are not decoded and their
-// content is not hashed (their events are keyed by their line): the usage
-// events, their ids and the folders are those of a full parse
+// copied history is in effect, see turnOf), the line is checked for being
+// a JSON object (agt.Check: a bad line is still an error event with its
+// diagnostic, as in a full parse), and a payload type no table knows is
+// still an unknown event. A skimmed line of a known type gives no event:
+// a report writes none and reads none of its meta events, and making
+// one a line was most of a report's work. The line is still counted
+// (stats.Lines), and it still places the lines after it. Their texts,
+// arguments and outputs are not decoded and their content is not hashed:
+// the usage events, their ids and the folders are those of a full parse
 // (TestUsageOnly).
 
 // fullTypes are the envelope types (and "event_msg/" payload types) a
@@ -117,14 +119,12 @@ func readHead(rec []byte) (h head, ok bool) {
 	return h, true
 }
 
-// skimmed emits the event of a skimmed line: a meta event, or an unknown
-// one for a payload type the tables do not know.
+// skimmed emits the event of a skimmed line: none, or an unknown one for
+// a payload type the tables do not know.
 func (p *rolloutParser) skimmed(em *agt.Emitter, r *rolloutLine) {
 	if t := skimTables[r.Type]; t != nil && !t[r.Payload.Type] {
 		em.Unknown(p.sess, p.stream, r.Type+"/"+r.Payload.Type)
-		return
 	}
-	p.meta(em, &agt.Meta{Type: r.Type, Subtype: r.Payload.Type})
 }
 
 // skimTables are the payload types known under each envelope type whose
