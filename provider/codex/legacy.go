@@ -40,10 +40,11 @@ func (p *legacyParser) Decode(rec []byte) (any, error) {
 }
 
 func (p *legacyParser) Apply(em *agt.Emitter, v any) {
-	if r, ok := v.(*rolloutLine); ok {
+	switch v.(type) {
+	case *rolloutLine, *skimLine:
 		// from here on the items have their event_msg twins
 		p.legacy = false
-		p.env.Apply(em, r)
+		p.env.Apply(em, v)
 		return
 	}
 	it := v.(*item)

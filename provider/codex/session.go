@@ -21,6 +21,7 @@ type rolloutParser struct {
 	heads    []heldHead
 	inHeads  bool // only such lines read so far
 	headSeen bool
+	scratch  rolloutLine // a skimmed line, as Apply reads it (see line)
 }
 
 // heldHead is the meta event of a session_meta line, not emitted yet.
@@ -36,7 +37,7 @@ func (p *rolloutParser) Decode(rec []byte) (any, error) {
 	if p.usage {
 		if r, ok, err := skim(rec); ok {
 			if r == nil {
-				return nil, err // not a nil *rolloutLine: no value
+				return nil, err // not a nil *skimLine: no value
 			}
 			return r, err
 		}
@@ -75,7 +76,10 @@ var rolloutTypes = map[string]lineHandler{
 }
 
 func (p *rolloutParser) Apply(em *agt.Emitter, v any) {
-	r := v.(*rolloutLine)
+	r, ok := v.(*rolloutLine)
+	if !ok {
+		r = p.line(v.(*skimLine))
+	}
 	if len(p.held) > 0 {
 		p.releaseHeld(em, r)
 	}

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"bytes"
+	"unsafe"
 
 	"github.com/agt-project/agt"
 )
@@ -36,7 +37,7 @@ var fullTypes = map[string]bool{
 // whose head is not the envelope Codex writes ({"timestamp":…,
 // ["ordinal":…,] "type":…, "payload":{"type":…), which skim does not
 // guess at.
-func skim(rec []byte) (r *rolloutLine, ok bool, err error) {
+func skim(rec []byte) (r *skimLine, ok bool, err error) {
 	h, ok := readHead(rec)
 	if !ok || fullTypes[h.typ] || fullTypes[h.typ+"/"+h.payload] {
 		return nil, false, nil
@@ -44,12 +45,24 @@ func skim(rec []byte) (r *rolloutLine, ok bool, err error) {
 	if err := agt.Check(rec); err != nil {
 		return nil, true, err
 	}
-	r = &rolloutLine{Timestamp: h.ts, Type: h.typ, skim: true}
-	r.Payload.Type = h.payload
 	// its turn and whether it ends a sub-agent's copy place the line
 	// only while a copied history is read (fork.go): they are read then,
 	// from the line (turnOf, spawned), not here for every line
-	return r, true, nil
+	return (*skimLine)(&h), true, nil
+}
+
+// skimLine is what a usage report reads of a skimmed line: its head (the
+// strings share the line's memory, as a decoded line's do). It is small,
+// so that the lines most of a rollout's bytes are in cost an allocation
+// of a few words each, not a rolloutLine's.
+type skimLine head
+
+// line is r as the rolloutLine Apply reads, in the parser's one scratch
+// line (Apply runs on one goroutine and keeps nothing of it).
+func (p *rolloutParser) line(r *skimLine) *rolloutLine {
+	p.scratch = rolloutLine{Timestamp: r.ts, Type: r.typ, skim: true}
+	p.scratch.Payload.Type = r.payload
+	return &p.scratch
 }
 
 // turnOf is the turn a skimmed line names (payload.turn_id), read when
@@ -87,7 +100,10 @@ func readHead(rec []byte) (h head, ok bool) {
 		if i < 0 || bytes.IndexByte(b[:i], '\\') >= 0 {
 			return "", false
 		}
-		s := string(b[:i])
+		var s string
+		if i > 0 {
+			s = unsafe.String(&b[0], i) // shares rec's memory (see skimLine)
+		}
 		b = b[i+1:]
 		return s, true
 	}
