@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"path"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/stage"
@@ -108,25 +110,61 @@ type unitIdent struct {
 }
 
 // identifyUnits reads the head of each unit's first file (until ctx ends).
+// Nothing else of the run goes on meanwhile: the heads of plain files are
+// read by as many goroutines as the run has processors (each unit's answer
+// in its place, so the order does not change); archive members, which
+// share their archive's reader, one after another.
 func identifyUnits(ctx context.Context, cfg Config, forced Provider, units []*stage.Unit) []unitIdent {
 	ids := make([]unitIdent, len(units))
-	for i, u := range units {
-		if ctx.Err() != nil {
-			break
-		}
-		in := u.Files[0]
+	one := func(i int) {
+		in := units[i].Files[0]
 		size, ok := reopenable(in)
 		if !ok {
-			continue
+			return
 		}
 		h := identify(cfg, forced, in)
 		if h.session == "" {
-			continue
+			return
 		}
 		ids[i] = unitIdent{key: h.prov + "\x00" + h.session, member: h.member, size: size, dir: path.Dir(in.Path)}
 		if h.lineage != "" && !h.member {
 			ids[i].lineage = h.prov + "\x00" + h.lineage
 		}
+	}
+	var plain, members []int
+	for i, u := range units {
+		if strings.Contains(u.Files[0].Path, "!/") {
+			members = append(members, i)
+		} else {
+			plain = append(plain, i)
+		}
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	for range min(workers, len(plain)) {
+		wg.Go(func() {
+			for i := range next {
+				one(i)
+			}
+		})
+	}
+	for _, i := range plain {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, i := range members {
+		if ctx.Err() != nil {
+			break
+		}
+		one(i)
 	}
 	return ids
 }
