@@ -384,6 +384,32 @@ type fileRead struct {
 	rc   io.ReadCloser
 	br   *stage.BlockReader
 	stop <-chan struct{} // the unit's stop: for a pipe, its end (stage.WithDrainStop)
+	// sniffed is Detect of the file's head, once asked (the walk's filter
+	// and detect ask it of the same head; every provider's Sniff decodes
+	// the head's lines)
+	sniffed *struct {
+		p      Provider
+		format string
+	}
+}
+
+// detect is Detect(head), computed once for the file: head is the file's
+// one head.
+func (f *fileRead) detect(head agt.Head) (Provider, string) {
+	if f.sniffed == nil {
+		p, format := Detect(head)
+		f.sniffed = &struct {
+			p      Provider
+			format string
+		}{p, format}
+	}
+	return f.sniffed.p, f.sniffed.format
+}
+
+// recognised tells whether a provider recognises the file's head.
+func (f *fileRead) recognised(head agt.Head) bool {
+	p, _ := f.detect(head)
+	return p != nil
 }
 
 // open opens in for reading; a file that cannot be opened is one
@@ -474,7 +500,7 @@ func (f *fileRead) head(b *stage.Batch, rerr error, roots map[string]string) (he
 	// lines may all be longer than --max-line (an OpenCode database's
 	// first session): the head is read until it tells the input's
 	// provider and format
-	for rerr == nil && !headReady(b) && (br.Stream() || onlyBad(b)) {
+	for rerr == nil && (br.Stream() || onlyBad(b)) && !headReady(b) {
 		var lines [][]byte
 		lines, rerr = br.Next(batchBytes)
 		b.Add(br, lines, cfg.MaxLine)
@@ -494,7 +520,7 @@ func (f *fileRead) head(b *stage.Batch, rerr error, roots map[string]string) (he
 		b.Lines, b.Bad, b.Diags = nil, nil, append(b.Diags, agt.Diag{Src: agt.Src{Path: in.Path}, Text: why, IO: true})
 		return notLog, rerr
 	}
-	if in.Walk != "" && (len(head.Lines) > 0 || head.Doc != nil) && !isEvents(head) && !recognised(head) && !(cfg.Opts.Usage && isTranscripts(head)) {
+	if in.Walk != "" && (len(head.Lines) > 0 || head.Doc != nil) && !isEvents(head) && !f.recognised(head) && !(cfg.Opts.Usage && isTranscripts(head)) {
 		if !stage.Document(in.Path) {
 			f.s.ign.add(in) // a walked file of no agent: left out
 		} // a document (README.md) is left out silently
@@ -520,7 +546,7 @@ func (f *fileRead) start(b *stage.Batch, head agt.Head, rerr error, roots map[st
 	if errors.As(rerr, &big) { // its error event only
 		u.Parser, u.Em = unclaimed{}, unclaimedEmitter(f.in.Path, f.s.cfg.Opts)
 	} else {
-		f.s.detect(u, f.in.Path, head, b)
+		f.s.detect(u, f.in.Path, head, b, f.detect)
 		for native, root := range roots { // sets a map: order does not matter
 			u.Em.Continues(native, root)
 		}
@@ -616,9 +642,10 @@ func readHead(br *stage.BlockReader, b *stage.Batch, rerr error, maxDoc int64) (
 	return agt.Head{Doc: doc}, rerr
 }
 
-// detect picks the provider and format of u from the head of its first file.
-// A document given to a line format is one record (a pretty-printed line).
-func (s *Source) detect(u *stage.Unit, path string, head agt.Head, b *stage.Batch) {
+// detect picks the provider and format of u from the head of its first file
+// (detected: Detect of it). A document given to a line format is one record
+// (a pretty-printed line).
+func (s *Source) detect(u *stage.Unit, path string, head agt.Head, b *stage.Batch, detected func(agt.Head) (Provider, string)) {
 	cfg, forced := s.cfg, s.forced
 	if isEvents(head) {
 		u.Parser = events{}
@@ -642,7 +669,7 @@ func (s *Source) detect(u *stage.Unit, path string, head agt.Head, b *stage.Batc
 			}
 		}
 	} else {
-		p, format = Detect(head)
+		p, format = detected(head)
 	}
 	if p == nil {
 		if len(head.Lines) > 0 || head.Doc != nil {
