@@ -81,13 +81,16 @@ be read or a data error under --strict, 2 usage error, 130 interrupted.`)
 		if err != nil {
 			return err
 		}
-		if os.Getenv("GOMEMLIMIT") == "" {
+		if os.Getenv("GOMEMLIMIT") == "" && os.Getenv("GOGC") == "" {
 			// the report keeps little of what it reads: its heap is
-			// mostly the batches in flight, and past a small soft limit
-			// the collector works more rather than let it triple (a
-			// larger live heap, a long --by block, still runs: the
-			// runtime bounds the collector's share of the CPU)
-			debug.SetMemoryLimit(reportMemoryLimit)
+			// mostly the batches in flight, so the collector runs only
+			// when the heap reaches a small soft limit, not each time
+			// it doubles (a larger live heap, a long --by block, still
+			// runs: the runtime bounds the collector's share of the
+			// CPU); the settings are restored after the run, for a
+			// caller in the same process
+			defer debug.SetMemoryLimit(debug.SetMemoryLimit(reportMemoryLimit))
+			defer debug.SetGCPercent(debug.SetGCPercent(-1))
 		}
 		cfg, err := parseConfig(c)
 		if err != nil {
@@ -182,9 +185,9 @@ func writeReport(c *cli.Context, io IO, f report.Format, rows []report.Row) erro
 	}
 }
 
-// reportMemoryLimit is agt-report's soft memory limit unless GOMEMLIMIT
-// sets one.
-const reportMemoryLimit = 40 << 20
+// reportMemoryLimit is agt-report's soft memory limit, where its
+// collector runs, unless GOMEMLIMIT or GOGC is set.
+const reportMemoryLimit = 48 << 20
 
 // reportOptions reads the flags of the report's views, times and output.
 func reportOptions(c *cli.Context, io IO) (report.Options, report.Format, error) {
