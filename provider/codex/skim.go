@@ -58,11 +58,14 @@ func skim(rec []byte) (r *skimLine, ok bool, err error) {
 type skimLine head
 
 // line is r as the rolloutLine Apply reads, in the parser's one scratch
-// line (Apply runs on one goroutine and keeps nothing of it).
+// line (Apply runs on one goroutine and keeps nothing of it). Only the
+// fields set here are ever set in the scratch line (nothing writes to a
+// line in Apply): the others stay zero, as a skimmed line's are, without
+// clearing its 1.2 KB for each line.
 func (p *rolloutParser) line(r *skimLine) *rolloutLine {
-	p.scratch = rolloutLine{Timestamp: r.ts, Type: r.typ, skim: true}
-	p.scratch.Payload.Type = r.payload
-	return &p.scratch
+	s := &p.scratch
+	s.Timestamp, s.Type, s.Payload.Type, s.skim = r.ts, r.typ, r.payload, true
+	return s
 }
 
 // turnOf is the turn a skimmed line names (payload.turn_id), read when
