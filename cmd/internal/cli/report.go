@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agt-project/agt"
@@ -96,8 +97,13 @@ be read or a data error under --strict, 2 usage error, 130 interrupted.`)
 		if err != nil {
 			return err
 		}
-		n, err := normalizer(c, io)
-		if err != nil {
+		norm := sync.OnceValues(func() (*provider.Normalizer, error) { return normalizer(c, io) })
+		if c.String("prices") == "" {
+			// the embedded price table (no error to tell) is read while
+			// the inputs are walked and their heads read, which leave a
+			// processor idle
+			go norm()
+		} else if _, err := norm(); err != nil {
 			return err
 		}
 		// the turn view reads the prompts too: a usage-only parse leaves
@@ -108,6 +114,7 @@ be read or a data error under --strict, 2 usage error, 130 interrupted.`)
 			if ev.Kind != agt.KindUsage || ev.Meta != nil && ev.Meta.Type == provider.MetaTranscript {
 				return "" // a transcript's usage keeps its costs
 			}
+			n, _ := norm() // its error was told above
 			return n.Event(ev)
 		}
 		var inputs []stage.Input
