@@ -484,6 +484,7 @@ func identify(cfg Config, forced Provider, in stage.Input) (id identity) {
 	} else if p, format = Detect(h); p == nil {
 		return identity{}
 	}
+	warm(p, format, cfg.Opts)
 	id = identity{prov: p.Name()}
 	if c, ok := p.(Continuer); ok {
 		id.lineage = c.Lineage(format, h)
