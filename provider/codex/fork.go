@@ -114,6 +114,9 @@ func v7ms(id string) int64 {
 
 // unixMS is a timestamp in unix ms, 0 when it is not one.
 func unixMS(ts string) int64 {
+	if ms, ok := layoutMS(ts); ok {
+		return ms
+	}
 	if ts == "" {
 		return 0
 	}
@@ -122,6 +125,38 @@ func unixMS(ts string) int64 {
 		return 0
 	}
 	return t.UnixMilli()
+}
+
+// layoutMS reads ts in the layout Codex writes (tsLayout: every line's
+// time, read for every line) without time.Parse; ok is false for any
+// other text, and for a date or time out of range, which unixMS leaves to
+// time.Parse.
+func layoutMS(ts string) (ms int64, ok bool) {
+	if len(ts) != len(tsLayout) || ts[4] != '-' || ts[7] != '-' || ts[10] != 'T' || ts[13] != ':' || ts[16] != ':' || ts[19] != '.' || ts[23] != 'Z' {
+		return 0, false
+	}
+	num := func(i, j int) int {
+		n := 0
+		for ; i < j; i++ {
+			c := ts[i]
+			if c < '0' || c > '9' {
+				ok = false
+				return 0
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n
+	}
+	ok = true
+	y, mo, d := num(0, 4), num(5, 7), num(8, 10)
+	h, mi, s, milli := num(11, 13), num(14, 16), num(17, 19), num(20, 23)
+	if !ok || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59 {
+		return 0, false
+	}
+	if d > 28 && time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC).Day() != d { // no such day
+		return 0, false
+	}
+	return time.Date(y, time.Month(mo), d, h, mi, s, milli*1e6, time.UTC).UnixMilli(), true
 }
 
 // content is what a rollout line holds beside the time it was written: the
