@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -198,7 +199,9 @@ func (c *conv) resultOf(em *agt.Emitter, st *callState, id string, r agt.Result)
 				r.DurationMS = e.res.DurationMS
 			}
 		}
-		st.done = true
+		// done, the call needs its end no more: the end's line would pin
+		// its read block for the rest of the session
+		st.done, st.end = true, nil
 	} else {
 		r.ID = c.ids.unique(c.session(em), id)
 		key = r.ID
@@ -224,8 +227,7 @@ func (c *conv) endMCP(em *agt.Emitter, m *agt.Meta, id, name string, input agt.R
 	}
 	if id != "" && st != nil {
 		if !st.done && st.end == nil {
-			st.end = &endInfo{mark: c.mark(), res: r, src: em.Src(), raw: em.Line(), ts: c.ts}
-			c.ends = append(c.ends, st)
+			c.endOf(em, st, r)
 		}
 		c.meta(em, m)
 		return st
@@ -263,6 +265,16 @@ func (c *conv) releaseAll(em *agt.Emitter) {
 	for len(c.held) > 0 {
 		c.release(em, 0, nil)
 	}
+}
+
+// endOf keeps what an end event tells of call st, which has no result
+// yet: its result may come later, or never (finish).
+func (c *conv) endOf(em *agt.Emitter, st *callState, r agt.Result) {
+	st.end = &endInfo{mark: c.mark(), res: r, src: em.Src(), raw: em.Line(), ts: c.ts}
+	if len(c.ends) == cap(c.ends) { // calls given their result since need no end
+		c.ends = slices.DeleteFunc(c.ends, func(st *callState) bool { return st.done })
+	}
+	c.ends = append(c.ends, st)
 }
 
 // finish emits the results that only an end event reported, at the end

@@ -208,8 +208,7 @@ func (c *conv) webSearchCall(em *agt.Emitter, it *item) {
 	status := str(it.Status)
 	if status == "completed" || status == "failed" {
 		r := agt.Result{Output: object("status", status), IsError: status == "failed"}
-		st.end = &endInfo{mark: c.mark(), res: r, src: em.Src(), raw: em.Line(), ts: c.ts}
-		c.ends = append(c.ends, st)
+		c.endOf(em, st, r)
 	}
 }
 
