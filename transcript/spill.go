@@ -51,22 +51,27 @@ var (
 // and its subagents', which interleave) share it, so that a session holds
 // one block under way, not one per subagent.
 type store struct {
-	blocks []spillBlk
+	blocks []*spillBlk
 	cur    []byte   // encoded messages not yet compressed, back to back
 	curEnd []uint32 // where each message of cur ends
-	held   int      // bytes held in blocks
-	zbuf   []byte   // what seal compresses into
 	// the block last decompressed, for readers that walk a conversation
 	last    int
 	lastBuf []byte
 }
 
 // spillBlk is a compressed block of messages, end[i] where the i-th ends
-// in the decompressed bytes.
+// in the decompressed bytes. A block is compressed on a goroutine of its
+// own while the session goes on: z is set once done is closed.
 type spillBlk struct {
-	z   []byte
-	end []uint32
+	z    []byte
+	end  []uint32
+	done chan struct{}
 }
+
+// sealing bounds the blocks being compressed at once (each holds its
+// uncompressed bytes until done): a session that spills faster than they
+// compress waits.
+var sealing = make(chan struct{}, 2)
 
 // loc is where a spilled message is: the i-th of block blk (blk ==
 // len(blocks): of cur).
@@ -84,43 +89,53 @@ func (st *store) put(m *Message) loc {
 	return l
 }
 
-// seal compresses cur into a block.
+// seal compresses cur into a block, on a goroutine of its own.
 func (st *store) seal() {
 	if len(st.curEnd) == 0 {
 		return
 	}
-	st.zbuf = zenc.EncodeAll(st.cur, st.zbuf[:0])
-	z := bytes.Clone(st.zbuf) // its own size: the blocks are what a session holds
-	st.blocks = append(st.blocks, spillBlk{z: z, end: st.curEnd})
-	st.held += len(z) + 4*len(st.curEnd)
-	st.cur, st.curEnd = st.cur[:0], nil
-	if cap(st.cur) > 2*spillBlock { // grown for a large message: not kept
-		st.cur = nil
-	}
+	b := &spillBlk{end: st.curEnd, done: make(chan struct{})}
+	st.blocks = append(st.blocks, b)
+	raw := st.cur
+	st.cur, st.curEnd = make([]byte, 0, min(cap(raw), 2*spillBlock)), nil
+	sealing <- struct{}{}
+	go func() {
+		z := zenc.EncodeAll(raw, make([]byte, 0, len(raw)/4))
+		b.z = bytes.Clone(z) // its own size: the blocks are what a session holds
+		close(b.done)
+		<-sealing
+	}()
 }
 
 // end compresses the messages not compressed yet: the session is over,
 // and it may wait for its output (a group's sessions).
 func (st *store) end() {
 	st.seal()
-	st.cur, st.zbuf = nil, nil
+	st.cur = nil
 }
 
-// Held is how many bytes the store holds: its compressed blocks and the
-// encoded messages not compressed yet.
+// Held is how many bytes the store holds: its compressed blocks (once
+// compressed: it waits for them) and the encoded messages not compressed
+// yet.
 func (st *store) Held() int {
 	if st == nil {
 		return 0
 	}
-	return st.held + len(st.cur)
+	n := len(st.cur)
+	for _, b := range st.blocks {
+		<-b.done
+		n += len(b.z) + 4*len(b.end)
+	}
+	return n
 }
 
 // bytes returns the encoded message at l. It is valid until the next call.
 func (st *store) bytes(l loc) []byte {
 	data, end := st.cur, st.curEnd
 	if int(l.blk) < len(st.blocks) {
-		b := &st.blocks[l.blk]
+		b := st.blocks[l.blk]
 		if st.lastBuf == nil || st.last != int(l.blk) {
+			<-b.done
 			var err error
 			st.lastBuf, err = zdec.DecodeAll(b.z, st.lastBuf[:0])
 			if err != nil { // the blocks are the encoder's own: never
