@@ -244,13 +244,28 @@ func (s *spill) whole(tail []Message) []Message {
 }
 
 // eachMessage calls f with each message of the main conversation in
-// order, index and value: a spilled one decoded on its own (its strings
-// hold what it was decoded from: a caller keeps copies), so that a reader
-// of them all holds one at a time.
+// order, index and value: a spilled one decoded on its own, and only the
+// fields turns reads (role, kind, ts, text, tool calls' id and ended_at,
+// usage; its strings hold what it was decoded from: a caller keeps
+// copies), so that a reader of them all holds one at a time.
 func (t *Transcript) eachMessage(f func(i int, m *Message)) { eachOf(t.spill, t.Messages, f) }
 
 // eachMessage is Transcript.eachMessage for a subagent's conversation.
 func (s *Subagent) eachMessage(f func(i int, m *Message)) { eachOf(s.spill, s.Messages, f) }
+
+// turnView is what turns reads of a spilled message: decoding it skips
+// the rest (tool inputs and outputs, reasoning), most of a message's bytes.
+type turnView struct {
+	Role      string  `json:"role"`
+	Kind      string  `json:"kind"`
+	TS        string  `json:"ts"`
+	Text      agt.Raw `json:"text"`
+	ToolCalls []struct {
+		ID      string `json:"id"`
+		EndedAt string `json:"ended_at"`
+	} `json:"tool_calls"`
+	Usage *agt.Usage `json:"usage"`
+}
 
 // eachOf calls f with the messages sp spilled, then with msgs.
 func eachOf(sp *spill, msgs []Message, f func(i int, m *Message)) {
@@ -262,9 +277,16 @@ func eachOf(sp *spill, msgs []Message, f func(i int, m *Message)) {
 				f(i, m)
 				return true
 			}
-			var m Message
-			if err := agt.API.Unmarshal(bytes.Clone(b), &m); err != nil {
+			var v turnView
+			if err := agt.API.Unmarshal(bytes.Clone(b), &v); err != nil {
 				panic(fmt.Sprintf("transcript: spilled message %d: %v", i, err))
+			}
+			m := Message{Role: v.Role, Kind: v.Kind, TS: v.TS, Text: v.Text, Usage: v.Usage}
+			if len(v.ToolCalls) > 0 {
+				m.ToolCalls = make([]ToolCall, len(v.ToolCalls))
+				for j, c := range v.ToolCalls {
+					m.ToolCalls[j].ID, m.ToolCalls[j].EndedAt = c.ID, c.EndedAt
+				}
 			}
 			f(i, &m)
 			return true
