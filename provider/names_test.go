@@ -28,9 +28,46 @@ var notProviders = map[string][]string{
 	"export/otlp/otlp.go": {"claude", "codex", "gemini", "qwen"},
 }
 
+// testsPending are test files of registryFree that still name providers,
+// while their cases move to the providers' folders; none is left when
+// the move is done.
+var testsPending = map[string]bool{
+	"export/agentv_reader_test.go":   true,
+	"export/atif_test.go":            true,
+	"export/export_test.go":          true,
+	"export/html/browser_test.go":    true,
+	"export/html/html_test.go":       true,
+	"export/otlp/otlp_test.go":       true,
+	"provider/canon/corpus_test.go":  true,
+	"provider/canon/defs_test.go":    true,
+	"provider/canon/fuzz_test.go":    true,
+	"provider/canon/mcp_test.go":     true,
+	"provider/canon/patch_test.go":   true,
+	"provider/canon/render_test.go":  true,
+	"provider/canon/rows_test.go":    true,
+	"provider/canon/shell_test.go":   true,
+	"provider/canon/skill_test.go":   true,
+	"provider/canon/table_test.go":   true,
+	"transcript/consolidate_test.go": true,
+	"transcript/context_test.go":     true,
+	"transcript/folder_test.go":      true,
+	"transcript/fuzz_test.go":        true,
+	"transcript/index_test.go":       true,
+	"transcript/narrow_test.go":      true,
+	"transcript/outcome_test.go":     true,
+	"transcript/output_test.go":      true,
+	"transcript/spill_test.go":       true,
+	"transcript/subagent_test.go":    true,
+	"transcript/summary_test.go":     true,
+	"transcript/turns_test.go":       true,
+}
+
 // TestNamesOnlyInRegistry: no provider's name is written in the code of
-// stage/, export/, transcript/ or provider/canon (testdata and golden
-// files apart): what they need of a provider is a fact it declares.
+// stage/, export/, transcript/ or provider/canon, their tests included
+// (testdata and golden files apart): what they need of a provider is a
+// fact it declares, and a test takes a provider from the registry, a stub
+// it registers, or lives in the provider's folder when it is about that
+// provider's data.
 func TestNamesOnlyInRegistry(t *testing.T) {
 	root := providertest.RepoRoot(t)
 	names := provider.Names()
@@ -42,11 +79,14 @@ func TestNamesOnlyInRegistry(t *testing.T) {
 			if d.IsDir() && d.Name() == "testdata" {
 				return fs.SkipDir
 			}
-			if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			if d.IsDir() || !strings.HasSuffix(p, ".go") {
 				return nil
 			}
 			rel, _ := filepath.Rel(root, p)
 			rel = filepath.ToSlash(rel)
+			if testsPending[rel] {
+				return nil
+			}
 			src, err := os.ReadFile(p)
 			if err != nil {
 				t.Fatal(err)
