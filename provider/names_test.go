@@ -26,6 +26,8 @@ var notProviders = map[string][]string{
 	// model families by the start of a model's name, and LiteLLM's vendor
 	// keys: names of models and vendors that providers share
 	"export/otlp/otlp.go": {"claude", "codex", "gemini", "qwen"},
+	// a folder of a project a real command read
+	"provider/canon/shell_test.go": {"pi/skills/meta/pi-skill-creator/SKILL.md"},
 }
 
 // testsPending are test files of registryFree that still name providers,
@@ -38,16 +40,6 @@ var testsPending = map[string]bool{
 	"export/html/browser_test.go":    true,
 	"export/html/html_test.go":       true,
 	"export/otlp/otlp_test.go":       true,
-	"provider/canon/corpus_test.go":  true,
-	"provider/canon/defs_test.go":    true,
-	"provider/canon/fuzz_test.go":    true,
-	"provider/canon/mcp_test.go":     true,
-	"provider/canon/patch_test.go":   true,
-	"provider/canon/render_test.go":  true,
-	"provider/canon/rows_test.go":    true,
-	"provider/canon/shell_test.go":   true,
-	"provider/canon/skill_test.go":   true,
-	"provider/canon/table_test.go":   true,
 	"transcript/consolidate_test.go": true,
 	"transcript/context_test.go":     true,
 	"transcript/folder_test.go":      true,

@@ -44,6 +44,10 @@ var rowCases = []providertest.RowCase{
 	{"codex", "mcp:skills/brainstorming", `{}`, "Skill", "other", "skill", `{"skill":"brainstorming"}`, "skills/brainstorming"},
 	{"codex", "mcp__agent_skills__pdf", `{"skill":"pdf"}`, "Skill", "other", "skill", `{"skill":"pdf"}`, "agent_skills/pdf"},
 	{"codex", "[trimmed for fixture]", `{"raw":"[trimmed for fixture]"}`, "[trimmed for fixture]", "other", "custom", `{"raw":"[trimmed for fixture]"}`, ""},
+	// skills: a read of a plugin's SKILL.md shaped like the real reads of
+	// agentv__79 loads the skill (canon's TestSameSkillEverywhere)
+	{"codex", "exec_command", `{"cmd":"sed -n '1,220p' /home/u/.codex/plugins/cache/superpowers-marketplace/superpowers/4.0.3/skills/brainstorming/SKILL.md","workdir":"/home/u/proj","yield_time_ms":10000,"max_output_tokens":20000}`, "Read", "read", "skill", `{"command":"sed -n '1,220p' /home/u/.codex/plugins/cache/superpowers-marketplace/superpowers/4.0.3/skills/brainstorming/SKILL.md","cwd":"/home/u/proj","yield_time_ms":10000,"max_output_tokens":20000,"file_path":"/home/u/.codex/plugins/cache/superpowers-marketplace/superpowers/4.0.3/skills/brainstorming/SKILL.md","skill":"brainstorming","plugin":"superpowers"}`, ""},
+	{"codex", "exec_command", `{"cmd":"git status --short"}`, "Bash", "execute", "builtin", `{"command":"git status --short"}`, ""},
 }
 
 func TestCanonRows(t *testing.T) { providertest.CheckRows(t, rowCases) }

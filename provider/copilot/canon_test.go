@@ -42,6 +42,8 @@ var rowCases = []providertest.RowCase{
 	{"copilot", "editFile", `{"path":"/r/a","old_str":"a","new_str":"b"}`, "Edit", "write", "builtin", `{"file_path":"/r/a","old_string":"a","new_string":"b"}`, ""},
 	{"copilot", "Edit File", `{"filePath":"/r/a","oldText":"a","newText":"b"}`, "Edit", "write", "builtin", `{"file_path":"/r/a","old_string":"a","new_string":"b"}`, ""},
 	{"copilot", "runTerminalCommand", `{"command":"npm test"}`, "Bash", "execute", "builtin", `{"command":"npm test"}`, ""},
+	// skills: the same skill as in the other providers' logs (canon's TestSameSkillEverywhere)
+	{"copilot", "view", `{"path":"/home/u/proj/README.md"}`, "Read", "read", "builtin", `{"file_path":"/home/u/proj/README.md"}`, ""},
 }
 
 func TestCanonRows(t *testing.T) { providertest.CheckRows(t, rowCases) }

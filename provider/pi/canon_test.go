@@ -22,6 +22,10 @@ var rowCases = []providertest.RowCase{
 	{"pi", "ask_user_question", `{"question":"q","options":[]}`, "AskUserQuestion", "ask", "custom", `{"question":"q","options":[]}`, ""},
 	{"pi", "subagent", `{"action":"list"}`, "subagent", "other", "custom", `{"action":"list"}`, ""},
 	{"pi", "check_ste_file", `{"file_path":"a.md"}`, "check_ste_file", "other", "custom", `{"file_path":"a.md"}`, ""},
+	// touching a SKILL.md is not loading the skill
+	{"pi", "write", `{"path":"pi/skills/meta/skill-creator/SKILL.md","content":"x"}`, "Write", "write", "builtin", `{"file_path":"pi/skills/meta/skill-creator/SKILL.md","content":"x"}`, ""},
+	{"pi", "edit", `{"path":"pi/skills/meta/skill-creator/SKILL.md","oldText":"a","newText":"b"}`, "Edit", "write", "builtin", `{"file_path":"pi/skills/meta/skill-creator/SKILL.md","old_string":"a","new_string":"b"}`, ""},
+	{"pi", "bash", `{"command":"cd pi/skills/search/brave-search && ./read.sh \"https://raw.githubusercontent.com/anthropics/skills/main/skills/skill-creator/SKILL.md\""}`, "Bash", "execute", "builtin", `{"command":"cd pi/skills/search/brave-search && ./read.sh \"https://raw.githubusercontent.com/anthropics/skills/main/skills/skill-creator/SKILL.md\""}`, ""},
 }
 
 func TestCanonRows(t *testing.T) { providertest.CheckRows(t, rowCases) }
