@@ -87,8 +87,8 @@ func longSession(n int) []agt.Event {
 	evs := make([]agt.Event, 0, 5*n)
 	ev := func(kind string) *agt.Event {
 		i := len(evs)
-		evs = append(evs, agt.Event{Schema: agt.Schema, ID: fmt.Sprintf("e%d", i), Session: "s", NativeSession: "n", Provider: "claude",
-			Format: "claude-session", Seq: int64(i), Stream: agt.StreamMain, Kind: kind, Src: agt.Src{Path: "s.jsonl", Line: int64(i + 1)}})
+		evs = append(evs, agt.Event{Schema: agt.Schema, ID: fmt.Sprintf("e%d", i), Session: "s", NativeSession: "n", Provider: providertest.Stub,
+			Format: providertest.StubFormat, Seq: int64(i), Stream: agt.StreamMain, Kind: kind, Src: agt.Src{Path: "s.jsonl", Line: int64(i + 1)}})
 		return &evs[i]
 	}
 	for k := range n {

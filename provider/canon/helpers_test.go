@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/canon"
 )
 
 // obj builds a JSON object from key, value pairs.
@@ -31,4 +32,10 @@ func members(t *testing.T, r agt.Raw) map[string]any {
 		t.Fatalf("not a JSON object: %s", r)
 	}
 	return m
+}
+
+// mustNormalize normalizes t as a call of provider and returns it.
+func mustNormalize(provider string, t *agt.Tool) *agt.Tool {
+	canon.Normalize(provider, t)
+	return t
 }
