@@ -84,10 +84,10 @@ func newConv(legacy bool) *conv {
 
 // callState is a tool call seen in the input.
 type callState struct {
-	id    string // the tool id of its events
-	event string // event id of the call
-	done  bool   // its result was emitted
-	sig   string // its name and input (see signature)
+	id    string   // the tool id of its events
+	event string   // event id of the call
+	done  bool     // its result was emitted
+	sig   [16]byte // its name and input (see signature)
 	end   *endInfo
 }
 
@@ -104,18 +104,22 @@ type endInfo struct {
 // ids makes tool ids unique per session: a native call id seen again (a
 // call id repeated by a copied history, an exec item id restarting at
 // item_0 on resume) gets a "#n" suffix.
-type ids map[[2]string]int
+type ids map[string]map[string]int // by session
 
 func (k ids) unique(session, id string) string {
 	if id == "" {
 		return ""
 	}
-	key := [2]string{session, id}
-	n := k[key]
-	if n == 0 { // a new key: strings read from a line share its memory
-		key = [2]string{strings.Clone(session), strings.Clone(id)}
+	m := k[session]
+	if m == nil { // strings read from a line share its memory: copies kept
+		m = map[string]int{}
+		k[strings.Clone(session)] = m
 	}
-	k[key] = n + 1
+	n := m[id]
+	if n == 0 {
+		id = strings.Clone(id)
+	}
+	m[id] = n + 1
 	if n == 0 {
 		return id
 	}
@@ -168,7 +172,7 @@ func (c *conv) callMCP(em *agt.Emitter, id, name string, input agt.Raw, mcp *agt
 	}
 	tid := c.ids.unique(c.session(em), id)
 	t := &agt.Tool{ID: tid, Name: name, NativeName: name, MCP: mcp, Input: input, NativeInput: input}
-	st := &callState{id: strings.Clone(tid), sig: signature(name, input)} // kept beyond the line
+	st := &callState{id: tid, sig: signature(name, input)} // tid is unique's copy, kept beyond the line
 	st.event = c.emit(em, agt.Event{Kind: agt.KindToolCall, Model: c.model, Tool: t}, tid, "call")
 	if id != "" {
 		c.calls[strings.Clone(id)] = st

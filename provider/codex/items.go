@@ -127,10 +127,12 @@ func (c *conv) repeated(em *agt.Emitter, it *item, name string) bool {
 	return true
 }
 
-// signature identifies a call's name and input.
-func signature(name string, in agt.Raw) string {
+// signature identifies a call's name and input: the first 16 bytes of
+// their SHA-256.
+func signature(name string, in agt.Raw) (s [16]byte) {
 	sum := sha256.Sum256(append([]byte(name+"\x00"), in...))
-	return string(sum[:])
+	copy(s[:], sum[:])
+	return s
 }
 
 func (c *conv) functionCall(em *agt.Emitter, it *item) {
