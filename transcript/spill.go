@@ -54,6 +54,9 @@ type store struct {
 	blocks []*spillBlk
 	cur    []byte   // encoded messages not yet compressed, back to back
 	curEnd []uint32 // where each message of cur ends
+	sealed int      // bytes of encoded messages sealed so far
+	disk   *disk    // the file of the blocks past diskFrom (nil: none)
+	zbuf   []byte   // a block read back from disk
 	// the block last decompressed, for readers that walk a conversation
 	last    int
 	lastBuf []byte
@@ -66,6 +69,9 @@ type spillBlk struct {
 	z    []byte
 	end  []uint32
 	done chan struct{}
+	// on disk (z nil): n bytes at off
+	off int64
+	n   int
 }
 
 // sealing bounds the blocks being compressed at once (each holds its
@@ -98,10 +104,19 @@ func (st *store) seal() {
 	st.blocks = append(st.blocks, b)
 	raw := st.cur
 	st.cur, st.curEnd = make([]byte, 0, min(cap(raw), 2*spillBlock)), nil
+	st.sealed += len(raw)
+	if st.disk == nil && st.sealed > diskFrom {
+		st.disk = newDisk(st)
+	}
+	d := st.disk
 	sealing <- struct{}{}
 	go func() {
 		z := zenc.EncodeAll(raw, make([]byte, 0, len(raw)/4))
-		b.z = bytes.Clone(z) // its own size: the blocks are what a session holds
+		if off, ok := d.put(z); ok {
+			b.off, b.n = off, len(z)
+		} else {
+			b.z = bytes.Clone(z) // its own size: the blocks are what a session holds
+		}
 		close(b.done)
 		<-sealing
 	}()
@@ -136,8 +151,13 @@ func (st *store) bytes(l loc) []byte {
 		b := st.blocks[l.blk]
 		if st.lastBuf == nil || st.last != int(l.blk) {
 			<-b.done
+			z := b.z
+			if z == nil {
+				st.zbuf = st.disk.get(st.zbuf, b.off, b.n)
+				z = st.zbuf
+			}
 			var err error
-			st.lastBuf, err = zdec.DecodeAll(b.z, st.lastBuf[:0])
+			st.lastBuf, err = zdec.DecodeAll(z, st.lastBuf[:0])
 			if err != nil { // the blocks are the encoder's own: never
 				panic(fmt.Sprintf("transcript: spilled block: %v", err))
 			}
@@ -152,8 +172,8 @@ func (st *store) bytes(l loc) []byte {
 	return data[from:end[l.i]]
 }
 
-// drop lets go of the block buffer of bytes.
-func (st *store) drop() { st.lastBuf, st.last = nil, 0 }
+// drop lets go of the block buffers of bytes.
+func (st *store) drop() { st.lastBuf, st.last, st.zbuf = nil, 0, nil }
 
 // spill is a conversation's spilled messages: messages 0 to len(at)-1.
 type spill struct {
