@@ -152,7 +152,7 @@ func TestShellReclassification(t *testing.T) {
 		for _, c := range set {
 			tool := &agt.Tool{NativeName: "Bash", NativeInput: obj("command", c.cmd)}
 			canon.Normalize(vocabulary, tool)
-			in := members(t, tool.Input)
+			in := providertest.Members(t, tool.Input)
 			if tool.Name != c.name {
 				t.Errorf("%q: name %s, want %s (input %s)", c.cmd, tool.Name, c.name, tool.Input)
 				continue
@@ -184,7 +184,7 @@ func TestShellReclassification(t *testing.T) {
 				if name != want {
 					t.Errorf("%q → %s: %s, want %s", c.cmd, to, name, want)
 				}
-				if got := members(t, input); got[shells[to][1]] == nil {
+				if got := providertest.Members(t, input); got[shells[to][1]] == nil {
 					t.Errorf("%q → %s: no command in %s", c.cmd, to, input)
 				}
 			}
@@ -201,7 +201,7 @@ func shellOf(t *testing.T, vocabulary, to string) [2]string {
 	tool := &agt.Tool{NativeName: "Bash", NativeInput: obj("command", cmd)}
 	canon.Normalize(vocabulary, tool)
 	name, input := canon.Render(to, "", tool)
-	for k, v := range members(t, input) {
+	for k, v := range providertest.Members(t, input) {
 		if v == cmd {
 			return [2]string{name, k}
 		}

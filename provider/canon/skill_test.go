@@ -50,7 +50,7 @@ func TestSameSkillEverywhere(t *testing.T) {
 		t.Errorf("%s: skills %v, want brainstorming", real.Provider, got)
 	}
 	// the plugin-qualified name gives the plugin
-	if p := members(t, calls[1].Input)["plugin"]; p != "superpowers" {
+	if p := providertest.Members(t, calls[1].Input)["plugin"]; p != "superpowers" {
 		t.Errorf("%s: plugin %v", calls[1].NativeName, p)
 	}
 }
@@ -85,7 +85,7 @@ func TestNotSkills(t *testing.T) {
 		{"Bash", `{"command":"cd pi/skills/search/brave-search && ./read.sh \"https://raw.githubusercontent.com/anthropics/skills/main/skills/skill-creator/SKILL.md\""}`},
 	} {
 		tool := mustNormalize(vocabulary, &agt.Tool{NativeName: c.name, NativeInput: agt.Raw(c.in)})
-		if tool.Origin == canon.OriginSkill || members(t, tool.Input)["skill"] != nil {
+		if tool.Origin == canon.OriginSkill || providertest.Members(t, tool.Input)["skill"] != nil {
 			t.Errorf("%s %s: marked as a skill: %s", c.name, c.in, tool.Input)
 		}
 	}

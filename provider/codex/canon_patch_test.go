@@ -47,19 +47,6 @@ func realPatches(t *testing.T) map[string]patchCall {
 	return out
 }
 
-// members decodes a JSON object.
-func members(t *testing.T, r agt.Raw) map[string]any {
-	t.Helper()
-	m := map[string]any{}
-	if len(r) == 0 {
-		return m
-	}
-	if err := json.Unmarshal(r, &m); err != nil {
-		t.Fatalf("not a JSON object: %s", r)
-	}
-	return m
-}
-
 type patchFile struct {
 	Path   string `json:"path"`
 	Op     string `json:"op"`
@@ -117,7 +104,7 @@ func TestRealPatches(t *testing.T) {
 				t.Errorf("%s: %d %s, want %d", c.file, ops[op], op, n)
 			}
 		}
-		if m := members(t, tool.Input); m["patch"] != members(t, f.NativeInput)["raw"] {
+		if m := providertest.Members(t, tool.Input); m["patch"] != providertest.Members(t, f.NativeInput)["raw"] {
 			t.Errorf("%s: the patch text is not kept", c.file)
 		}
 		// from the canonical form alone, Codex gets the same call back
@@ -126,11 +113,11 @@ func TestRealPatches(t *testing.T) {
 			t.Errorf("%s: rendered as %s %.200s", c.file, name, in)
 		}
 		name, in, _ = canon.RenderIn("opencode", "codex", "", tool)
-		if name != "apply_patch" || members(t, in)["patchText"] != members(t, f.NativeInput)["raw"] {
+		if name != "apply_patch" || providertest.Members(t, in)["patchText"] != providertest.Members(t, f.NativeInput)["raw"] {
 			t.Errorf("%s: rendered for opencode as %s %.200s", c.file, name, in)
 		}
 	}
-	if m := members(t, mustNormalize("codex", fx["agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl"].tool()).Input); m["content"] != "print(1 + 1)\n" {
+	if m := providertest.Members(t, mustNormalize("codex", fx["agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl"].tool()).Input); m["content"] != "print(1 + 1)\n" {
 		t.Errorf("a single added file has content %q", m["content"])
 	}
 }

@@ -280,3 +280,16 @@ func sourceProvider(source string) string {
 	}
 	return source
 }
+
+// Members decodes a JSON object (none: empty), failing t on anything else.
+func Members(t testing.TB, r agt.Raw) map[string]any {
+	t.Helper()
+	m := map[string]any{}
+	if len(r) == 0 {
+		return m
+	}
+	if err := json.Unmarshal(r, &m); err != nil {
+		t.Fatalf("not a JSON object: %s", r)
+	}
+	return m
+}
