@@ -38,11 +38,8 @@ type RowCase = struct {
 func CheckRows(t *testing.T, cases []RowCase) {
 	t.Helper()
 	for _, c := range cases {
-		var in agt.Raw
-		if c.In != "" {
-			in = agt.Raw(c.In)
-		}
-		tool := &agt.Tool{ID: "x", Name: c.Native, NativeName: c.Native, Input: in, NativeInput: in}
+		tool := nativeTool(c.Native, c.In)
+		tool.ID = "x"
 		canon.NormalizeIn(c.Provider, "", tool)
 		where := c.Provider + "/" + c.Native + " " + c.In
 		if tool.Name != c.Name || tool.Kind != c.Kind || tool.Origin != c.Origin {
@@ -64,7 +61,7 @@ func CheckRows(t *testing.T, cases []RowCase) {
 		}
 		// normalizing twice, and normalizing a call whose Name and Input
 		// were already rewritten, give the same call
-		a := &agt.Tool{NativeName: c.Native, Name: c.Native, NativeInput: in, Input: in}
+		a := nativeTool(c.Native, c.In)
 		canon.NormalizeIn(c.Provider, "", a)
 		b := *a
 		canon.NormalizeIn(c.Provider, "", &b)
@@ -128,11 +125,7 @@ type RenderCase = struct {
 func CheckRender(t *testing.T, cases []RenderCase) {
 	t.Helper()
 	for _, c := range cases {
-		var in agt.Raw
-		if c.In != "" {
-			in = agt.Raw(c.In)
-		}
-		tool := &agt.Tool{NativeName: c.Native, Name: c.Native, Input: in, NativeInput: in}
+		tool := nativeTool(c.Native, c.In)
 		canon.NormalizeIn(c.From, "", tool)
 		for _, from := range []string{c.From, ""} {
 			name, got, _ := canon.RenderIn(c.To, from, "", tool)
@@ -292,4 +285,14 @@ func Members(t testing.TB, r agt.Raw) map[string]any {
 		t.Fatalf("not a JSON object: %s", r)
 	}
 	return m
+}
+
+// nativeTool is a call of native tool name with input in ("": none), as
+// a parser gives it.
+func nativeTool(name, in string) *agt.Tool {
+	var r agt.Raw
+	if in != "" {
+		r = agt.Raw(in)
+	}
+	return &agt.Tool{Name: name, NativeName: name, Input: r, NativeInput: r}
 }
