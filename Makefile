@@ -148,12 +148,13 @@ demo: build
 
 # bench: the table of MB/s and peak RSS of every filter beside cat, jq and
 # ccusage on generated trees (BENCH_MIB of Claude Code logs, half as much
-# Codex); gobench: the Go benchmarks.
+# Codex); BENCH_BASE=REV times the fused rows of that revision beside;
+# gobench: the Go benchmarks.
 BENCH_MIB ?= 200
 BENCH_RUNS ?= 3
 
 bench:
-	$(GO) run ./tools/benchtable -mib $(BENCH_MIB) -runs $(BENCH_RUNS) -shared $(SHARED)
+	$(GO) run ./tools/benchtable -mib $(BENCH_MIB) -runs $(BENCH_RUNS) -shared $(SHARED) $(if $(BENCH_BASE),-base $(BENCH_BASE))
 
 gobench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./...

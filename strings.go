@@ -1,9 +1,9 @@
 package agt
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
-	"math/bits"
 	"strings"
 	"unicode/utf8"
 )
@@ -22,25 +22,12 @@ var hexDigit = [256]bool{
 // backslash is in a string; a control character may be white space between
 // tokens, which the slow path tells apart.
 func checkStrings(b []byte) error {
-	ctl := false // a byte below 0x20 was seen
-	for i := 0; i < len(b); {
-		// 8 bytes at a time to the next backslash, noting control bytes on
-		// the way (one pass: texts hold an escape every few dozen bytes)
-		if i+8 <= len(b) {
-			w := binary.LittleEndian.Uint64(b[i:])
-			ctl = ctl || (w-lows*0x20)&^w&highs != 0
-			x := w ^ lows*'\\'
-			hit := (x - lows) &^ x & highs
-			if hit == 0 {
-				i += 8
-				continue
-			}
-			i += bits.TrailingZeros64(hit) / 8 // the first hit is exact
-		} else if c := b[i]; c != '\\' {
-			ctl = ctl || c < 0x20
-			i++
-			continue
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], '\\')
+		if j < 0 {
+			break
 		}
+		i += j
 		if i+1 >= len(b) {
 			return fmt.Errorf("not JSON (a string ends in a backslash)")
 		}
@@ -56,7 +43,7 @@ func checkStrings(b []byte) error {
 			return fmt.Errorf("not JSON (bad escape \\%c at byte %d)", b[i+1], i)
 		}
 	}
-	if !ctl {
+	if !hasControl(b) {
 		return nil
 	}
 	in := false
@@ -77,6 +64,32 @@ const (
 	lows  = 0x0101010101010101
 	highs = 0x8080808080808080
 )
+
+// hasControl reports whether b holds a byte below 0x20, 8 bytes at a time.
+func hasControl(b []byte) bool {
+	i := 0
+	for ; i+32 <= len(b); i += 32 {
+		w0 := binary.LittleEndian.Uint64(b[i:])
+		w1 := binary.LittleEndian.Uint64(b[i+8:])
+		w2 := binary.LittleEndian.Uint64(b[i+16:])
+		w3 := binary.LittleEndian.Uint64(b[i+24:])
+		if ((w0-lows*0x20)&^w0|(w1-lows*0x20)&^w1|(w2-lows*0x20)&^w2|(w3-lows*0x20)&^w3)&highs != 0 {
+			return true
+		}
+	}
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if (w-lows*0x20)&^w&highs != 0 {
+			return true
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] < 0x20 {
+			return true
+		}
+	}
+	return false
+}
 
 // ValidUTF8 returns b, or a copy with invalid UTF-8 replaced by U+FFFD and
 // true.

@@ -1,6 +1,11 @@
 package agt
 
-import "testing"
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 func TestCheckStrings(t *testing.T) {
 	cases := map[string]bool{
@@ -105,4 +110,30 @@ func byteWise(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// BenchmarkCheckStrings checks the lines of the corpus's Claude Code logs
+// (skipped without the corpus beside the repository).
+func BenchmarkCheckStrings(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join("..", "shared", "corpus", "claude", "*.jsonl"))
+	var lines [][]byte
+	size := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			lines, size = append(lines, l), size+len(l)
+		}
+	}
+	if len(lines) == 0 {
+		b.Skip("no corpus")
+	}
+	b.SetBytes(int64(size))
+	for b.Loop() {
+		for _, l := range lines {
+			checkStrings(l)
+		}
+	}
 }

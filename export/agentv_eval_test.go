@@ -91,7 +91,7 @@ func TestAgentVEval(t *testing.T) {
 	corpus := providertest.CorpusDir(t)
 	bin := agtTranscript(t)
 	var checked, agree int
-	for _, d := range harborDirs {
+	for _, d := range harborDirs(t) {
 		dir := filepath.Join(corpus, d)
 		out, err := exec.Command(bin, "-q", dir).Output()
 		if err != nil {

@@ -134,7 +134,7 @@ func (tr *harborTrajectory) check(at string) error {
 
 // harborDirs are the corpus folders whose sessions TestATIFHarbor exports:
 // every agent's logs, the live captures and the other agents'.
-var harborDirs = append(append([]string{}, corpusProviders...), "live", "other")
+func harborDirs(t testing.TB) []string { return append(corpusProviders(t), "live", "other") }
 
 // TestATIFHarbor exports every corpus session and live capture as ATIF and
 // checks each document as Harbor's models would; it counts the documents
@@ -143,7 +143,7 @@ func TestATIFHarbor(t *testing.T) {
 	corpus := providertest.CorpusDir(t)
 	bin := agtTranscript(t)
 	var checked, accepted int
-	for _, d := range harborDirs {
+	for _, d := range harborDirs(t) {
 		out, err := exec.Command(bin, "-q", "--format", "atif", filepath.Join(corpus, d)).Output()
 		if err != nil {
 			t.Fatalf("%s: %v", d, err)

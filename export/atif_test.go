@@ -9,6 +9,7 @@ import (
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/export"
 	"github.com/agt-project/agt/export/atif"
+	"github.com/agt-project/agt/provider/providertest"
 	"github.com/agt-project/agt/transcript"
 )
 
@@ -30,7 +31,7 @@ func msg(role, text string, calls ...transcript.ToolCall) transcript.Message {
 // in a step, a session whose own conversation is empty, and one with no
 // message at all.
 func TestATIFShapes(t *testing.T) {
-	tr := &transcript.Transcript{Session: "agt-1", NativeSession: "s", Provider: "claude",
+	tr := &transcript.Transcript{Session: "agt-1", NativeSession: "s", Provider: providertest.Stub,
 		Messages: []transcript.Message{
 			msg(transcript.RoleUser, "go"),
 			msg(transcript.RoleAssistant, "", call("t1", "Task", transcript.StatusOK, `[{"type":"text","text":"a"},{"type":"text","text":"b"}]`),
@@ -72,7 +73,7 @@ func TestATIFShapes(t *testing.T) {
 		t.Errorf("sidechain:A's call of B: %+v", res)
 	}
 
-	child := &transcript.Transcript{Session: "agt-2", NativeSession: "c", Provider: "codex",
+	child := &transcript.Transcript{Session: "agt-2", NativeSession: "c", Provider: providertest.Stub,
 		Subagents: []transcript.Subagent{{Stream: "subagent:review", Messages: []transcript.Message{msg(transcript.RoleAssistant, "ok")}}}}
 	b.Reset()
 	if err := atif.WriteV17(&b, child); err != nil {
@@ -85,7 +86,7 @@ func TestATIFShapes(t *testing.T) {
 	}
 
 	b.Reset()
-	if err := atif.Write(&b, &transcript.Transcript{Session: "agt-3", NativeSession: "e", Provider: "claude"}); !errors.Is(err, export.ErrNothing) || b.Len() != 0 {
+	if err := atif.Write(&b, &transcript.Transcript{Session: "agt-3", NativeSession: "e", Provider: providertest.Stub}); !errors.Is(err, export.ErrNothing) || b.Len() != 0 {
 		t.Errorf("an empty session: %v, %q", err, b.Bytes())
 	}
 }

@@ -198,7 +198,7 @@ func TestCollector(t *testing.T) {
 	t.Run("corpus", func(t *testing.T) {
 		corpus := providertest.CorpusDir(t)
 		bt := agtTranscript(t)
-		for _, dir := range append(append([]string{}, corpusProviders...), "other", "live") {
+		for _, dir := range append(corpusProviders(t), "other", "live") {
 			out, err := exec.Command(bt, "-q", filepath.Join(corpus, dir)).Output()
 			if err != nil {
 				t.Fatalf("%s: %v", dir, err)

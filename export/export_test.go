@@ -120,8 +120,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// corpusProviders are the providers whose corpus sessions are exported.
-var corpusProviders = []string{"claude", "codex", "copilot", "gemini", "pi", "opencode"}
+// corpusProviders are the providers whose corpus sessions are exported:
+// the registered providers with a folder in the corpus (the test skips
+// without it).
+func corpusProviders(t testing.TB) []string {
+	return providertest.CorpusProviders(providertest.CorpusDir(t))
+}
 
 // TestCorpus renders every corpus session of every provider in each format
 // and checks it: the OTLP requests read by the Collector's own unmarshaler
@@ -133,7 +137,7 @@ func TestCorpus(t *testing.T) {
 	bin := agtTranscript(t)
 	var sessions int
 	var total agt.Usage
-	for _, p := range corpusProviders {
+	for _, p := range corpusProviders(t) {
 		dir := filepath.Join(corpus, p)
 		out, err := exec.Command(bin, "-q", dir).Output()
 		if err != nil {

@@ -205,7 +205,7 @@ func TestOTLPCorpus(t *testing.T) {
 	corpus := providertest.CorpusDir(t)
 	bin := agtTranscript(t)
 	var total otlpStats
-	for _, dir := range append(append([]string{}, corpusProviders...), "other", "live") {
+	for _, dir := range append(corpusProviders(t), "other", "live") {
 		out, err := exec.Command(bin, "-q", filepath.Join(corpus, dir)).Output()
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/providertest"
 	"github.com/agt-project/agt/transcript"
 )
 
@@ -16,7 +17,7 @@ import (
 // a copy) count as often as the copy that has most of them holds them.
 func TestCopiesCountOnce(t *testing.T) {
 	ev := func(path string, line int64, session, id string, seq int64) agt.Event {
-		return agt.Event{Schema: agt.Schema, Provider: "claude", Format: "claude-session", Session: agt.SessionID("claude", session),
+		return agt.Event{Schema: agt.Schema, Provider: providertest.Stub, Format: providertest.StubFormat, Session: agt.SessionID(providertest.Stub, session),
 			NativeSession: session, ID: id, Seq: seq, Kind: agt.KindUser, Text: agt.Raw(`"` + id + `"`), Stream: agt.StreamMain, Src: agt.Src{Path: path, Line: line}}
 	}
 	var got []string
@@ -52,7 +53,7 @@ func TestCopiesCountOnce(t *testing.T) {
 func TestNamedLate(t *testing.T) {
 	prov := agt.ProvisionalSession([]byte(`{"x":1}`))
 	ev := func(path string, session, id string, seq int64) agt.Event {
-		return agt.Event{Schema: agt.Schema, Provider: "copilot", Format: "copilot-json", Session: agt.SessionID("copilot", session),
+		return agt.Event{Schema: agt.Schema, Provider: providertest.Stub, Format: providertest.StubFormat, Session: agt.SessionID(providertest.Stub, session),
 			NativeSession: session, ID: id, Seq: seq, Kind: agt.KindUser, Text: agt.Raw(`"` + id + `"`), Stream: agt.StreamMain, Src: agt.Src{Path: path, Line: seq + 1}}
 	}
 	tie := func(path, session string, seq int64) agt.Event {
@@ -63,7 +64,7 @@ func TestNamedLate(t *testing.T) {
 	run := func(in ...agt.Event) []string {
 		var got []string
 		cons := transcript.NewConsolidator(func(p string) string { return p }, true, func(unit string, tr *transcript.Transcript, evs []agt.Event) error {
-			if tr.Session != agt.SessionID("copilot", tr.NativeSession) {
+			if tr.Session != agt.SessionID(providertest.Stub, tr.NativeSession) {
 				t.Errorf("session %s is not %s's", tr.Session, tr.NativeSession)
 			}
 			got = append(got, fmt.Sprintf("%s %s %d/%d", unit, tr.NativeSession, tr.Counts.Messages, len(evs)))
@@ -107,7 +108,7 @@ func TestNamedLate(t *testing.T) {
 // transcript open and no other session named makes none.
 func TestDuplicates(t *testing.T) {
 	ev := func(path string, line int64, session, id string, seq int64) agt.Event {
-		return agt.Event{Schema: agt.Schema, Provider: "claude", Format: "claude-session", Session: agt.SessionID("claude", session),
+		return agt.Event{Schema: agt.Schema, Provider: providertest.Stub, Format: providertest.StubFormat, Session: agt.SessionID(providertest.Stub, session),
 			NativeSession: session, ID: id, Seq: seq, Kind: agt.KindUser, Text: agt.Raw(`"` + id + `"`), Stream: agt.StreamMain, Src: agt.Src{Path: path, Line: line}}
 	}
 	dup := func(e agt.Event, of, continues string) agt.Event {

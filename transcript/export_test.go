@@ -57,3 +57,34 @@ func SetSpillUnit(n int) (restore func()) {
 
 // UnitBytes is how many bytes the sessions of c's unit under way keep.
 func UnitBytes(c *Consolidator) int { return c.held }
+
+// SetSpillDisk sets how many bytes of encoded messages a session spills
+// before its blocks go to a temporary file, and returns what restores it.
+func SetSpillDisk(n int) (restore func()) {
+	d := diskFrom
+	diskFrom = n
+	return func() { diskFrom = d }
+}
+
+// OnDisk is how many of t's spilled blocks are in its temporary file.
+func OnDisk(t *Transcript) int {
+	var st *store
+	if t.spill != nil {
+		st = t.spill.st
+	}
+	for i := range t.Subagents {
+		if s := t.Subagents[i].spill; st == nil && s != nil {
+			st = s.st
+		}
+	}
+	n := 0
+	if st != nil {
+		for _, b := range st.blocks {
+			<-b.done
+			if b.z == nil {
+				n++
+			}
+		}
+	}
+	return n
+}

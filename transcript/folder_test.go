@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agt-project/agt/provider/providertest"
 )
 
 // TestFolderWritesInParallel: a folder has as many writers as the run has
@@ -36,7 +38,7 @@ func TestFolderWritesInParallel(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		for _, s := range []string{"a", "b", "c", "d"} {
-			if err := f.Write(filepath.Join(out, s), &Transcript{Schema: Schema, Session: s, NativeSession: s, Provider: "claude"}, nil); err != nil {
+			if err := f.Write(filepath.Join(out, s), &Transcript{Schema: Schema, Session: s, NativeSession: s, Provider: providertest.Stub}, nil); err != nil {
 				done <- err
 				return
 			}
@@ -52,7 +54,7 @@ func TestFolderWritesInParallel(t *testing.T) {
 		t.Fatalf("the writers never had %d files under way at once", n)
 	}
 	for _, s := range []string{"a", "b", "c", "d"} {
-		if b, err := os.ReadFile(filepath.Join(out, "claude", s+".x.json")); err != nil || string(b) != s {
+		if b, err := os.ReadFile(filepath.Join(out, providertest.Stub, s+".x.json")); err != nil || string(b) != s {
 			t.Errorf("%s: %q, %v", s, b, err)
 		}
 	}

@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/provider/providertest"
 	"github.com/agt-project/agt/stage"
 	"github.com/agt-project/agt/transcript"
 )
@@ -18,8 +18,8 @@ import (
 // transcript one valid JSON line, counts never negative.
 func FuzzTranscript(f *testing.F) {
 	f.Add([]byte(`{"schema":"agt.event/1","session":"s","kind":"tool_result","result":{"id":"x","call":"nope"},"src":{"path":"a","line":1}}` + "\n"))
-	for _, p := range []string{"claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", "codex/agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl", "gemini/agentsessions__gemini-jsonl-v040.jsonl", "copilot/agentv__db-325365b92c-0.jsonl"} {
-		if b, err := os.ReadFile(filepath.Join("..", "testdata", p)); err == nil {
+	for _, name := range []string{"agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", "agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl", "agentsessions__gemini-jsonl-v040.jsonl", "agentv__db-325365b92c-0.jsonl"} {
+		if b, err := os.ReadFile(providertest.Sample(f, name)); err == nil {
 			f.Add(b)
 		}
 	}

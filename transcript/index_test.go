@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agt-project/agt/provider/providertest"
+
 	"github.com/agt-project/agt/stage"
 )
 
@@ -83,7 +85,7 @@ func TestIndexSameContent(t *testing.T) {
 		rc, _ := ins[0].Open() // the read of the conversion
 		io.Copy(io.Discard, rc)
 		rc.Close()
-		if err := d.Flush(ins[0].Path, &Transcript{Schema: Schema, Session: "s", NativeSession: "s", Provider: "claude"}, nil); err != nil {
+		if err := d.Flush(ins[0].Path, &Transcript{Schema: Schema, Session: "s", NativeSession: "s", Provider: providertest.Stub}, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -116,7 +118,7 @@ func TestIndexSameContent(t *testing.T) {
 	})
 	later := time.Now().Add(time.Minute)
 	os.Chtimes(filepath.Join(in, "copy.jsonl"), later, later) // its record no longer fits: hashed again
-	os.WriteFile(filepath.Join(out, "claude", "s.transcript.jsonl"), []byte("damaged\n"), 0o644)
+	os.WriteFile(filepath.Join(out, providertest.Stub, "s.transcript.jsonl"), []byte("damaged\n"), 0o644)
 	run("salt", func(ix *Index, d *Dir) {
 		if fresh(ix, "copy.jsonl") {
 			t.Error("a copy is up to date while the file holding its content is damaged")

@@ -21,9 +21,9 @@ var narrowGolden = []struct {
 	name  string
 	files []string
 }{
-	{"claude-subagent", []string{"claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", "claude/agtrace__agent-0c4c3cf8.jsonl"}},
-	{"claude-live", []string{"claude/live/gen__claude-2.1.197__subagent.jsonl"}},
-	{"codex", []string{"codex/agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl"}},
+	{"claude-subagent", []string{"agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", "agtrace__agent-0c4c3cf8.jsonl"}},
+	{"claude-live", []string{"live/gen__claude-2.1.197__subagent.jsonl"}},
+	{"codex-rollout", []string{"agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl"}},
 }
 
 // TestSummaryWidthGolden compares the summary at 80 and 160 columns with
@@ -33,7 +33,7 @@ func TestSummaryWidthGolden(t *testing.T) {
 	for _, c := range narrowGolden {
 		var files []string
 		for _, f := range c.files {
-			files = append(files, filepath.Join(root, f))
+			files = append(files, providertest.Sample(t, f))
 		}
 		for _, w := range []int{80, 160} {
 			var buf bytes.Buffer
@@ -56,12 +56,11 @@ var costOf = regexp.MustCompile(`~?\$[0-9]+\.[0-9]{4}`)
 // cost its whole line shows, whatever the stream, model and session
 // number before it.
 func TestSummaryNarrowCost(t *testing.T) {
-	root := filepath.Join(providertest.RepoRoot(t), "testdata")
 	inputs := [][]string{}
 	for _, c := range narrowGolden {
 		var files []string
 		for _, f := range c.files {
-			files = append(files, filepath.Join(root, f))
+			files = append(files, providertest.Sample(t, f))
 		}
 		inputs = append(inputs, files)
 	}
@@ -76,7 +75,7 @@ func TestSummaryNarrowCost(t *testing.T) {
 			inputs = append(inputs, []string{f})
 		}
 		// two sessions in one output: numbered lines
-		inputs = append(inputs, []string{filepath.Join(root, "claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl"), filepath.Join(root, "claude/live/gen__claude-2.1.197__subagent.jsonl")})
+		inputs = append(inputs, []string{providertest.Sample(t, "agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl"), providertest.Sample(t, "live/gen__claude-2.1.197__subagent.jsonl")})
 	}
 	lines, costs := 0, 0
 	for _, files := range inputs {
@@ -121,7 +120,7 @@ func TestSummaryHeartbeat(t *testing.T) {
 	s := NewSummary(&buf, false)
 	s.Clock, s.Heartbeat = func() time.Time { return now }, 30*time.Second
 	ev := func(e agt.Event) {
-		e.Session, e.Provider, e.NativeSession = "s", "claude", "n"
+		e.Session, e.Provider, e.NativeSession = "s", providertest.Stub, "n"
 		if e.Stream == "" {
 			e.Stream = agt.StreamMain
 		}

@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/agt-project/agt/provider/providertest"
+
 	"github.com/agt-project/agt/stage"
 )
 
@@ -99,7 +101,7 @@ func TestDirRecords(t *testing.T) {
 		if ix.Fresh(inputs[u].Path, []stage.Input{inputs[u]}) {
 			t.Fatalf("%s fresh before any run", u)
 		}
-		if err := d.Flush(inputs[u].Path, session("claude", u), nil); err != nil {
+		if err := d.Flush(inputs[u].Path, session(providertest.Stub, u), nil); err != nil {
 			t.Fatal(err)
 		}
 		if u == "badwrite" {
@@ -128,7 +130,7 @@ func TestDirRecords(t *testing.T) {
 			t.Errorf("%s: fresh %v, want %v", u, got, want)
 		}
 	}
-	if o := again.Owner("claude/badwrite.transcript.jsonl"); o != inputs["badwrite"].Path {
+	if o := again.Owner(providertest.Stub + "/badwrite.transcript.jsonl"); o != inputs["badwrite"].Path {
 		t.Errorf("owner of a failed unit's file: %q", o)
 	}
 }
@@ -170,7 +172,7 @@ func TestDirWritesBehind(t *testing.T) {
 		return err
 	}}}
 	flush := func(u string) error {
-		return d.Flush(inputs[u].Path, &Transcript{Schema: Schema, Session: u, NativeSession: u, Provider: "claude"}, nil)
+		return d.Flush(inputs[u].Path, &Transcript{Schema: Schema, Session: u, NativeSession: u, Provider: providertest.Stub}, nil)
 	}
 	returned := make(chan error, 1)
 	go func() { returned <- flush("slow") }()
@@ -193,7 +195,7 @@ func TestDirWritesBehind(t *testing.T) {
 		t.Fatal(err) // its export is written behind: the failure comes later
 	}
 	err = d.Close()
-	if err == nil || !strings.Contains(err.Error(), filepath.Join(out, "claude", "failing.x.json")) || !strings.Contains(err.Error(), "no room") {
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(out, providertest.Stub, "failing.x.json")) || !strings.Contains(err.Error(), "no room") {
 		t.Fatalf("Close: %v, want the failing file named", err)
 	}
 	if err := ix.Save(); err != nil {
@@ -205,7 +207,7 @@ func TestDirWritesBehind(t *testing.T) {
 			t.Errorf("%s: recorded %+v, want done %v", u, e, want)
 		}
 	}
-	names, _ := filepath.Glob(filepath.Join(out, "claude", "*"))
+	names, _ := filepath.Glob(filepath.Join(out, providertest.Stub, "*"))
 	var got []string
 	for _, n := range names {
 		got = append(got, filepath.Base(n))
@@ -214,7 +216,7 @@ func TestDirWritesBehind(t *testing.T) {
 	if strings.Join(got, " ") != want {
 		t.Errorf("files %q, want %q (no temporary file left)", strings.Join(got, " "), want)
 	}
-	if b, _ := os.ReadFile(filepath.Join(out, "claude", "slow.x.json")); string(b) != "slow" {
+	if b, _ := os.ReadFile(filepath.Join(out, providertest.Stub, "slow.x.json")); string(b) != "slow" {
 		t.Errorf("slow.x.json holds %q", b)
 	}
 	if d.Transcripts() != 3 {

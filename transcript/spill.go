@@ -51,22 +51,33 @@ var (
 // and its subagents', which interleave) share it, so that a session holds
 // one block under way, not one per subagent.
 type store struct {
-	blocks []spillBlk
+	blocks []*spillBlk
 	cur    []byte   // encoded messages not yet compressed, back to back
 	curEnd []uint32 // where each message of cur ends
-	held   int      // bytes held in blocks
-	zbuf   []byte   // what seal compresses into
+	sealed int      // bytes of encoded messages sealed so far
+	disk   *disk    // the file of the blocks past diskFrom (nil: none)
+	zbuf   []byte   // a block read back from disk
 	// the block last decompressed, for readers that walk a conversation
 	last    int
 	lastBuf []byte
 }
 
 // spillBlk is a compressed block of messages, end[i] where the i-th ends
-// in the decompressed bytes.
+// in the decompressed bytes. A block is compressed on a goroutine of its
+// own while the session goes on: z is set once done is closed.
 type spillBlk struct {
-	z   []byte
-	end []uint32
+	z    []byte
+	end  []uint32
+	done chan struct{}
+	// on disk (z nil): n bytes at off
+	off int64
+	n   int
 }
+
+// sealing bounds the blocks being compressed at once (each holds its
+// uncompressed bytes until done): a session that spills faster than they
+// compress waits.
+var sealing = make(chan struct{}, 2)
 
 // loc is where a spilled message is: the i-th of block blk (blk ==
 // len(blocks): of cur).
@@ -84,45 +95,69 @@ func (st *store) put(m *Message) loc {
 	return l
 }
 
-// seal compresses cur into a block.
+// seal compresses cur into a block, on a goroutine of its own.
 func (st *store) seal() {
 	if len(st.curEnd) == 0 {
 		return
 	}
-	st.zbuf = zenc.EncodeAll(st.cur, st.zbuf[:0])
-	z := bytes.Clone(st.zbuf) // its own size: the blocks are what a session holds
-	st.blocks = append(st.blocks, spillBlk{z: z, end: st.curEnd})
-	st.held += len(z) + 4*len(st.curEnd)
-	st.cur, st.curEnd = st.cur[:0], nil
-	if cap(st.cur) > 2*spillBlock { // grown for a large message: not kept
-		st.cur = nil
+	b := &spillBlk{end: st.curEnd, done: make(chan struct{})}
+	st.blocks = append(st.blocks, b)
+	raw := st.cur
+	st.cur, st.curEnd = make([]byte, 0, min(cap(raw), 2*spillBlock)), nil
+	st.sealed += len(raw)
+	if st.disk == nil && st.sealed > diskFrom {
+		st.disk = newDisk(st)
 	}
+	d := st.disk
+	sealing <- struct{}{}
+	go func() {
+		z := zenc.EncodeAll(raw, make([]byte, 0, len(raw)/4))
+		if off, ok := d.put(z); ok {
+			b.off, b.n = off, len(z)
+		} else {
+			b.z = bytes.Clone(z) // its own size: the blocks are what a session holds
+		}
+		close(b.done)
+		<-sealing
+	}()
 }
 
 // end compresses the messages not compressed yet: the session is over,
 // and it may wait for its output (a group's sessions).
 func (st *store) end() {
 	st.seal()
-	st.cur, st.zbuf = nil, nil
+	st.cur = nil
 }
 
-// Held is how many bytes the store holds: its compressed blocks and the
-// encoded messages not compressed yet.
+// Held is how many bytes the store holds: its compressed blocks (once
+// compressed: it waits for them) and the encoded messages not compressed
+// yet.
 func (st *store) Held() int {
 	if st == nil {
 		return 0
 	}
-	return st.held + len(st.cur)
+	n := len(st.cur)
+	for _, b := range st.blocks {
+		<-b.done
+		n += len(b.z) + 4*len(b.end)
+	}
+	return n
 }
 
 // bytes returns the encoded message at l. It is valid until the next call.
 func (st *store) bytes(l loc) []byte {
 	data, end := st.cur, st.curEnd
 	if int(l.blk) < len(st.blocks) {
-		b := &st.blocks[l.blk]
+		b := st.blocks[l.blk]
 		if st.lastBuf == nil || st.last != int(l.blk) {
+			<-b.done
+			z := b.z
+			if z == nil {
+				st.zbuf = st.disk.get(st.zbuf, b.off, b.n)
+				z = st.zbuf
+			}
 			var err error
-			st.lastBuf, err = zdec.DecodeAll(b.z, st.lastBuf[:0])
+			st.lastBuf, err = zdec.DecodeAll(z, st.lastBuf[:0])
 			if err != nil { // the blocks are the encoder's own: never
 				panic(fmt.Sprintf("transcript: spilled block: %v", err))
 			}
@@ -137,8 +172,8 @@ func (st *store) bytes(l loc) []byte {
 	return data[from:end[l.i]]
 }
 
-// drop lets go of the block buffer of bytes.
-func (st *store) drop() { st.lastBuf, st.last = nil, 0 }
+// drop lets go of the block buffers of bytes.
+func (st *store) drop() { st.lastBuf, st.last, st.zbuf = nil, 0, nil }
 
 // spill is a conversation's spilled messages: messages 0 to len(at)-1.
 type spill struct {
@@ -229,13 +264,28 @@ func (s *spill) whole(tail []Message) []Message {
 }
 
 // eachMessage calls f with each message of the main conversation in
-// order, index and value: a spilled one decoded on its own (its strings
-// hold what it was decoded from: a caller keeps copies), so that a reader
-// of them all holds one at a time.
+// order, index and value: a spilled one decoded on its own, and only the
+// fields turns reads (role, kind, ts, text, tool calls' id and ended_at,
+// usage; its strings hold what it was decoded from: a caller keeps
+// copies), so that a reader of them all holds one at a time.
 func (t *Transcript) eachMessage(f func(i int, m *Message)) { eachOf(t.spill, t.Messages, f) }
 
 // eachMessage is Transcript.eachMessage for a subagent's conversation.
 func (s *Subagent) eachMessage(f func(i int, m *Message)) { eachOf(s.spill, s.Messages, f) }
+
+// turnView is what turns reads of a spilled message: decoding it skips
+// the rest (tool inputs and outputs, reasoning), most of a message's bytes.
+type turnView struct {
+	Role      string  `json:"role"`
+	Kind      string  `json:"kind"`
+	TS        string  `json:"ts"`
+	Text      agt.Raw `json:"text"`
+	ToolCalls []struct {
+		ID      string `json:"id"`
+		EndedAt string `json:"ended_at"`
+	} `json:"tool_calls"`
+	Usage *agt.Usage `json:"usage"`
+}
 
 // eachOf calls f with the messages sp spilled, then with msgs.
 func eachOf(sp *spill, msgs []Message, f func(i int, m *Message)) {
@@ -247,9 +297,16 @@ func eachOf(sp *spill, msgs []Message, f func(i int, m *Message)) {
 				f(i, m)
 				return true
 			}
-			var m Message
-			if err := agt.API.Unmarshal(bytes.Clone(b), &m); err != nil {
+			var v turnView
+			if err := agt.API.Unmarshal(bytes.Clone(b), &v); err != nil {
 				panic(fmt.Sprintf("transcript: spilled message %d: %v", i, err))
+			}
+			m := Message{Role: v.Role, Kind: v.Kind, TS: v.TS, Text: v.Text, Usage: v.Usage}
+			if len(v.ToolCalls) > 0 {
+				m.ToolCalls = make([]ToolCall, len(v.ToolCalls))
+				for j, c := range v.ToolCalls {
+					m.ToolCalls[j].ID, m.ToolCalls[j].EndedAt = c.ID, c.EndedAt
+				}
 			}
 			f(i, &m)
 			return true

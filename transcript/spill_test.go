@@ -48,7 +48,7 @@ func transcriptsOf(t *testing.T, evs []agt.Event, spill bool) ([][]byte, []*tran
 func TestSpillSameBytes(t *testing.T) {
 	dir := providertest.CorpusDir(t)
 	ins, _ := stage.Expand([]string{dir}, nil, provider.Claim)
-	reopened, files := 0, 0
+	reopened, files, onDisk := 0, 0, 0
 	for _, in := range ins {
 		if strings.HasSuffix(in.Path, "reference.json") || strings.HasSuffix(in.Path, ".tsv") || strings.HasSuffix(in.Path, ".md") {
 			continue
@@ -57,9 +57,19 @@ func TestSpillSameBytes(t *testing.T) {
 		whole, _ := transcriptsOf(t, evs, false)
 		restore := transcript.SetSpill(1, 512, 64)
 		spilled, ts := transcriptsOf(t, evs, true)
+		// and with every block in a temporary file
+		restoreDisk := transcript.SetSpillDisk(0)
+		disked, dts := transcriptsOf(t, evs, true)
+		restoreDisk()
 		restore()
-		if len(whole) != len(spilled) {
-			t.Fatalf("%s: %d transcripts spilled, %d whole", in.Path, len(spilled), len(whole))
+		if len(whole) != len(spilled) || len(whole) != len(disked) {
+			t.Fatalf("%s: %d transcripts spilled, %d with blocks on disk, %d whole", in.Path, len(spilled), len(disked), len(whole))
+		}
+		for i := range disked {
+			if !bytes.Equal(whole[i], disked[i]) {
+				t.Errorf("%s: transcript %d spilled to disk differs:\n got %.400s\nwant %.400s", in.Path, i, disked[i], whole[i])
+			}
+			onDisk += transcript.OnDisk(dts[i])
 		}
 		for i := range whole {
 			if !bytes.Equal(whole[i], spilled[i]) {
@@ -74,7 +84,10 @@ func TestSpillSameBytes(t *testing.T) {
 		}
 		files++
 	}
-	t.Logf("%d files, %d messages reopened", files, reopened)
+	t.Logf("%d files, %d messages reopened, %d blocks read back from disk", files, reopened, onDisk)
+	if onDisk == 0 {
+		t.Errorf("no block went to disk")
+	}
 	if files < 50 || reopened == 0 {
 		t.Fatalf("%d files, %d messages reopened: the corpus should give both", files, reopened)
 	}
@@ -87,8 +100,8 @@ func longSession(n int) []agt.Event {
 	evs := make([]agt.Event, 0, 5*n)
 	ev := func(kind string) *agt.Event {
 		i := len(evs)
-		evs = append(evs, agt.Event{Schema: agt.Schema, ID: fmt.Sprintf("e%d", i), Session: "s", NativeSession: "n", Provider: "claude",
-			Format: "claude-session", Seq: int64(i), Stream: agt.StreamMain, Kind: kind, Src: agt.Src{Path: "s.jsonl", Line: int64(i + 1)}})
+		evs = append(evs, agt.Event{Schema: agt.Schema, ID: fmt.Sprintf("e%d", i), Session: "s", NativeSession: "n", Provider: providertest.Stub,
+			Format: providertest.StubFormat, Seq: int64(i), Stream: agt.StreamMain, Kind: kind, Src: agt.Src{Path: "s.jsonl", Line: int64(i + 1)}})
 		return &evs[i]
 	}
 	for k := range n {

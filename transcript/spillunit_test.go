@@ -1,6 +1,8 @@
 package transcript_test
 
 import (
+	"bytes"
+	"path/filepath"
 	"testing"
 
 	"github.com/agt-project/agt"
@@ -56,4 +58,31 @@ func unitRun(t *testing.T, evs []agt.Event) (most, last, kept int) {
 		t.Fatal(err)
 	}
 	return most, last, kept
+}
+
+// TestSpillNoTempFolder: past diskFrom a session's blocks go to a
+// temporary file; where none can be made (TMPDIR names no folder), they
+// stay in memory, and the transcript is the same either way.
+func TestSpillNoTempFolder(t *testing.T) {
+	defer transcript.SetSpill(16, 4<<10, 64)()
+	defer transcript.SetSpillDisk(0)()
+	evs := longSession(500)
+	whole, _ := transcriptsOf(t, evs, false)
+	t.Setenv("TMPDIR", t.TempDir())
+	t.Setenv("TMP", t.TempDir())
+	if _, ts := transcriptsOf(t, evs, true); transcript.OnDisk(ts[0]) == 0 {
+		t.Errorf("no block on disk with a temporary folder")
+	}
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("TMP", filepath.Join(t.TempDir(), "none"))
+	spilled, ts := transcriptsOf(t, evs, true)
+	if len(whole) != 1 || len(spilled) != 1 || !bytes.Equal(whole[0], spilled[0]) {
+		t.Fatalf("spilled transcript differs from whole")
+	}
+	if n := transcript.OnDisk(ts[0]); n != 0 {
+		t.Errorf("%d blocks on disk without a temporary folder", n)
+	}
+	if h := ts[0].Held(); h == 0 {
+		t.Errorf("no block held in memory")
+	}
 }

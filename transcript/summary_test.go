@@ -117,7 +117,7 @@ func summarize(t *testing.T, s *Summary, files []string, check func(tr *Transcri
 // TestSummaryWidth: with a width, every line fits it, long ones end in an
 // ellipsis; without, lines are whole.
 func TestSummaryWidth(t *testing.T) {
-	files := []string{filepath.Join(providertest.RepoRoot(t), "testdata", "claude", "agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl")}
+	files := []string{providertest.Sample(t, "agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl")}
 	var whole bytes.Buffer
 	summarize(t, NewSummary(&whole, false), files, nil)
 	longest := 0
@@ -233,7 +233,7 @@ func TestSummaryFigures(t *testing.T) {
 func TestSummaryNamedLate(t *testing.T) {
 	prov := agt.ProvisionalSession([]byte("first"))
 	ev := func(session, kind string, text string) agt.Event {
-		e := agt.Event{Provider: "pi", Session: agt.SessionID("pi", session), NativeSession: session, Kind: kind, Stream: agt.StreamMain}
+		e := agt.Event{Provider: providertest.Stub, Session: agt.SessionID(providertest.Stub, session), NativeSession: session, Kind: kind, Stream: agt.StreamMain}
 		if kind == agt.KindMeta {
 			e.Meta = &agt.Meta{Type: text}
 		} else {
@@ -249,9 +249,9 @@ func TestSummaryNamedLate(t *testing.T) {
 		want string
 	}{
 		{"headed", []agt.Event{ev(prov, agt.KindUser, "hi"), tie, ev("real", agt.KindAssistant, "yes")},
-			"session    pi " + prov + "\n" + "user       hi\n" + "named      pi real\n" + "assistant  yes\n" + "end        no usage · pi real · 0 tool calls\n"},
+			"session    " + providertest.Stub + " " + prov + "\n" + "user       hi\n" + "named      " + providertest.Stub + " real\n" + "assistant  yes\n" + "end        no usage · " + providertest.Stub + " real · 0 tool calls\n"},
 		{"not headed", []agt.Event{ev(prov, agt.KindMeta, "agent_start"), tie, ev("real", agt.KindAssistant, "yes")},
-			"session    pi real\n" + "assistant  yes\n" + "end        no usage · pi real · 0 tool calls\n"},
+			"session    " + providertest.Stub + " real\n" + "assistant  yes\n" + "end        no usage · " + providertest.Stub + " real · 0 tool calls\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var buf bytes.Buffer
@@ -261,7 +261,7 @@ func TestSummaryNamedLate(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if err := s.End(&Transcript{Session: agt.SessionID("pi", "real")}); err != nil {
+			if err := s.End(&Transcript{Session: agt.SessionID(providertest.Stub, "real")}); err != nil {
 				t.Fatal(err)
 			}
 			s.Flush()
@@ -280,11 +280,11 @@ func TestSummaryCosmetics(t *testing.T) {
 	var out bytes.Buffer
 	s := NewSummary(&out, false)
 	evs := []agt.Event{
-		{Session: "s", Provider: "claude", NativeSession: "n1", Kind: agt.KindUser, TS: "2026-01-01T00:00:01.000Z", Text: agt.String("go")},
-		{Session: "s", Provider: "claude", NativeSession: "n1", Kind: agt.KindReasoning, TS: "2026-01-01T00:00:02.000Z", Model: "m"},
-		{Session: "s", Provider: "claude", NativeSession: "n1", Kind: agt.KindAssistant, TS: "2026-01-01T00:00:02.000Z", Model: "m", Text: agt.String("ok")},
-		{Session: "s", Provider: "claude", NativeSession: "n1", Kind: agt.KindToolResult, TS: "2026-01-01T00:00:05.000Z", Result: &agt.Result{ID: "r"}},
-		{Session: "s", Provider: "claude", NativeSession: "n1", Kind: agt.KindUsage, TS: "2026-01-01T00:00:02.000Z", Model: "m", Usage: &agt.Usage{Input: 1, Output: 2}},
+		{Session: "s", Provider: providertest.Stub, NativeSession: "n1", Kind: agt.KindUser, TS: "2026-01-01T00:00:01.000Z", Text: agt.String("go")},
+		{Session: "s", Provider: providertest.Stub, NativeSession: "n1", Kind: agt.KindReasoning, TS: "2026-01-01T00:00:02.000Z", Model: "m"},
+		{Session: "s", Provider: providertest.Stub, NativeSession: "n1", Kind: agt.KindAssistant, TS: "2026-01-01T00:00:02.000Z", Model: "m", Text: agt.String("ok")},
+		{Session: "s", Provider: providertest.Stub, NativeSession: "n1", Kind: agt.KindToolResult, TS: "2026-01-01T00:00:05.000Z", Result: &agt.Result{ID: "r"}},
+		{Session: "s", Provider: providertest.Stub, NativeSession: "n1", Kind: agt.KindUsage, TS: "2026-01-01T00:00:02.000Z", Model: "m", Usage: &agt.Usage{Input: 1, Output: 2}},
 	}
 	for i := range evs {
 		if err := s.Event(&evs[i]); err != nil {
@@ -307,7 +307,7 @@ func TestSummaryCosmetics(t *testing.T) {
 			t.Errorf("a line for redacted thinking: %q", l)
 		}
 	}
-	if !strings.Contains(got, "2026-01-01T00:00:05.000Z usage ") || !strings.Contains(got, " · claude n1 · ") {
+	if !strings.Contains(got, "2026-01-01T00:00:05.000Z usage ") || !strings.Contains(got, " · "+providertest.Stub+" n1 · ") {
 		t.Errorf("got\n%s", got)
 	}
 }

@@ -20,8 +20,8 @@ func TestTurns(t *testing.T) {
 	n := 0
 	ev := func(stream, kind string, ts string, set func(*agt.Event)) agt.Event {
 		n++
-		e := agt.Event{Schema: agt.Schema, ID: "e" + string(rune('a'+n)), Session: "s", NativeSession: "n", Provider: "claude",
-			Format: "claude-session", Seq: int64(n), TS: ts, Stream: stream, Kind: kind, Src: agt.Src{Path: "f", Line: int64(n)}}
+		e := agt.Event{Schema: agt.Schema, ID: "e" + string(rune('a'+n)), Session: "s", NativeSession: "n", Provider: providertest.Stub,
+			Format: providertest.StubFormat, Seq: int64(n), TS: ts, Stream: stream, Kind: kind, Src: agt.Src{Path: "f", Line: int64(n)}}
 		if set != nil {
 			set(&e)
 		}

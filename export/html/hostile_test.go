@@ -18,6 +18,10 @@ const hostile = "<script>alert(1)</script><img src=x onerror=alert(2)>" +
 	"![i](https://example.com/x.png) `</code><script>alert(5)</script>` ' \" & " +
 	"\x00\x07\x1b[31m\x7f\u0085 end"
 
+// hostilePage is the name of the hostile session's page (in its
+// provider's folder).
+const hostilePage = "hostile-0001.html"
+
 // hostileLog writes a Claude Code session whose every text field (prompt,
 // reply, reasoning, tool name, command, edit, result, title, folder,
 // branch, model, version) holds hostile, in the records' real shapes, and

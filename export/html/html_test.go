@@ -11,6 +11,7 @@ import (
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/export/html"
+	"github.com/agt-project/agt/provider/providertest"
 	"github.com/agt-project/agt/transcript"
 )
 
@@ -143,7 +144,7 @@ func TestHostilePage(t *testing.T) {
 // and nothing else.
 func TestCSP(t *testing.T) {
 	var b bytes.Buffer
-	html.Write(&b, &transcript.Transcript{Session: "s", Provider: "claude"})
+	html.Write(&b, &transcript.Transcript{Session: "s", Provider: providertest.Stub})
 	page := b.String()
 	style := page[strings.Index(page, "<style>")+len("<style>") : strings.Index(page, "</style>")]
 	sum := sha256.Sum256([]byte(style))
@@ -183,7 +184,7 @@ func TestIndexPage(t *testing.T) {
 	}
 	row.Page = "javascript:alert(1)"
 	b.Reset()
-	if err := html.WriteIndex(&b, []html.Row{row, html.RowOf(tr, "claude/s.html")}); err != nil {
+	if err := html.WriteIndex(&b, []html.Row{row, html.RowOf(tr, providertest.Stub+"/s.html")}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -193,7 +194,7 @@ func TestIndexPage(t *testing.T) {
 	if !strings.Contains(policy(page), "script-src 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'") {
 		t.Error("the policy does not allow the index's script by its hash")
 	}
-	if !strings.Contains(page, `href="claude/s.html"`) {
+	if !strings.Contains(page, `href="`+providertest.Stub+`/s.html"`) {
 		t.Error("no link to the page")
 	}
 }
@@ -201,7 +202,7 @@ func TestIndexPage(t *testing.T) {
 // TestCut checks that a huge result is cut, its size said.
 func TestCut(t *testing.T) {
 	big := strings.Repeat("0123456789", 100_000)
-	tr := &transcript.Transcript{Session: "s", Provider: "claude", Messages: []transcript.Message{{Role: transcript.RoleAssistant,
+	tr := &transcript.Transcript{Session: "s", Provider: providertest.Stub, Messages: []transcript.Message{{Role: transcript.RoleAssistant,
 		ToolCalls: []transcript.ToolCall{{ID: "c", Name: "Bash", Output: agt.Raw(`"` + big + `"`), Status: transcript.StatusOK}}}}}
 	var b bytes.Buffer
 	html.Write(&b, tr)
@@ -219,7 +220,7 @@ func TestCut(t *testing.T) {
 func TestOnePage(t *testing.T) {
 	w := html.OnePage(html.Write)
 	var b bytes.Buffer
-	tr := &transcript.Transcript{Session: "s", Provider: "claude"}
+	tr := &transcript.Transcript{Session: "s", Provider: providertest.Stub}
 	if err := w(&b, tr); err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +236,7 @@ func TestSubagentOnce(t *testing.T) {
 	m := func(id string) []transcript.Message {
 		return []transcript.Message{{Role: transcript.RoleAssistant, Text: agt.Raw(`"in ` + id + `"`), ToolCalls: []transcript.ToolCall{{ID: id, Name: "Task", Status: transcript.StatusOK}}}}
 	}
-	tr := &transcript.Transcript{Session: "s", Provider: "claude", Messages: m("main-call"), Subagents: []transcript.Subagent{
+	tr := &transcript.Transcript{Session: "s", Provider: providertest.Stub, Messages: m("main-call"), Subagents: []transcript.Subagent{
 		{Stream: "self", ToolCallID: "self-call", Messages: m("self-call")},
 		{Stream: "child", ToolCallID: "main-call", Messages: m("child-call")},
 		{Stream: "grandchild", ToolCallID: "child-call", Messages: m("gc-call")},

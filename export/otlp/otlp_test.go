@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
+	"github.com/agt-project/agt/provider/providertest"
 	"github.com/agt-project/agt/transcript"
 )
 
@@ -16,7 +18,7 @@ import (
 func session() *transcript.Transcript {
 	str := func(s string) agt.Raw { b, _ := json.Marshal(s); return b }
 	return &transcript.Transcript{
-		Session: "s1", NativeSession: "n1", Provider: "claude", Model: "claude-sonnet-4-5",
+		Session: "s1", NativeSession: "n1", Provider: providertest.Stub, Model: "claude-sonnet-4-5",
 		StartedAt: "2026-01-02T10:00:00Z", EndedAt: "2026-01-02T10:02:00Z", Usage: agt.Usage{Input: 60, Output: 18},
 		Messages: []transcript.Message{
 			{Index: 0, Role: transcript.RoleSystem, TS: "2026-01-02T10:00:00Z", Text: str("You are a coding agent.")},
@@ -218,24 +220,40 @@ func TestContent(t *testing.T) {
 	}
 }
 
-// gen_ai.provider.name is the model's vendor, never the agent's name.
+// gen_ai.provider.name is the model's vendor, never the agent's name: a
+// model the prefixes or the price table place gives its vendor whatever
+// the agent (a stub that declares none); a model of no known vendor the
+// agent's default vendor (its Agent's Vendor), else Other.
 func TestVendor(t *testing.T) {
-	cases := []struct{ model, agent, want string }{
-		{"claude-opus-4-5", "copilot", "anthropic"},
-		{"gpt-5.4", "pi", "openai"},
-		{"gemini-2.5-pro", "gemini", "gcp.gemini"},
-		{"moonshotai/kimi-k2-instruct", "opencode", "moonshot"},
-		{"aide-gpt-5", "codex", "openai"}, // the price table places it
-		{"mock-model", "pi", Other},
-		{"coder-model", "qwen", "alibaba"},     // Qwen OAuth's model, the API Qwen Code calls by default
-		{"auto", "kiro", "aws.bedrock"},        // Kiro runs its models on Amazon Bedrock
-		{"auto", "cursor", Other},              // no default vendor
-		{"<synthetic>", "claude", "anthropic"}, // the API Claude Code calls
-		{"", "opencode", Other},
-	}
-	for _, c := range cases {
-		if got := Vendor(c.model, c.agent); got != c.want {
-			t.Errorf("Vendor(%q, %q) = %q, want %q", c.model, c.agent, got, c.want)
+	for _, c := range []struct{ model, want string }{
+		{"claude-opus-4-5", "anthropic"},
+		{"gpt-5.4", "openai"},
+		{"gemini-2.5-pro", "gcp.gemini"},
+		{"moonshotai/kimi-k2-instruct", "moonshot"},
+		{"aide-gpt-5", "openai"}, // the price table places it
+		{"mock-model", Other},
+		{"", Other},
+	} {
+		if got := Vendor(c.model, providertest.Stub); got != c.want {
+			t.Errorf("Vendor(%q, %q) = %q, want %q", c.model, providertest.Stub, got, c.want)
 		}
+	}
+	vendors := 0
+	for _, p := range provider.All() {
+		want := p.Agent().Vendor
+		if want == "" {
+			want = Other
+		} else {
+			vendors++
+		}
+		// "auto" (Kiro's, Cursor's), "coder-model" (Qwen OAuth's), "<synthetic>" (Claude Code's)
+		for _, model := range []string{"auto", "coder-model", "<synthetic>", "mock-model", ""} {
+			if got := Vendor(model, p.Name()); got != want {
+				t.Errorf("Vendor(%q, %q) = %q, want %q", model, p.Name(), got, want)
+			}
+		}
+	}
+	if vendors == 0 {
+		t.Error("no provider declares a vendor")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -143,16 +144,39 @@ func TestCorpusRoundTrip(t *testing.T) {
 }
 
 // customReason says why a corpus call is custom (a name outside the
-// table): Pi has no MCP, so a tool beyond its built-ins is an extension's;
-// the corpus's fixtures scrubbed some names; the rest are unknown.
-func customReason(provider, name string) string {
+// table): a provider whose table maps well-known extension tools (rows of
+// origin custom: Pi, which has no MCP) has extensions, and a tool beyond
+// its built-ins (the tools it offers: rows of origin builtin that render)
+// is an extension's; the corpus's fixtures scrubbed some names; the rest
+// are unknown.
+func customReason(p, name string) string {
+	builtins, extensions := toolsOf(p)
 	switch {
 	case strings.Contains(name, "[trimmed for fixture]"):
 		return "unknown: the name was scrubbed in its fixture"
-	case provider == "pi":
-		return "extension tool (Pi's tools beyond read write edit bash grep find ls come from extensions)"
+	case extensions:
+		return "extension tool (" + provider.Display(p) + "'s tools beyond " + strings.Join(builtins, " ") + " come from extensions)"
 	}
-	return "unknown: no tool of " + provider + " has this name"
+	return "unknown: no tool of " + p + " has this name"
+}
+
+// toolsOf is what the registered provider p's rows say of its tools: its
+// built-in tools' native names, in row order, and whether it has
+// extension tools (a row of origin custom).
+func toolsOf(p string) (builtins []string, extensions bool) {
+	ts, ok := provider.Lookup(p).(provider.Toolset)
+	if !ok {
+		return nil, false
+	}
+	for _, r := range ts.Tools().Rows {
+		switch {
+		case r.Origin == canon.OriginCustom:
+			extensions = true
+		case r.Origin == "" && r.Out != "-" && !strings.HasSuffix(r.Native, "*") && !slices.Contains(builtins, r.Native):
+			builtins = append(builtins, r.Native)
+		}
+	}
+	return builtins, extensions
 }
 
 // TestCustomCalls lists every custom call of the corpus (origin custom:
@@ -206,7 +230,7 @@ func TestCustomCalls(t *testing.T) {
 		t.Errorf("custom calls differ from %s (go test -update rewrites it):\n%s", golden, b.String())
 	}
 	for _, k := range keys {
-		if k.provider != "pi" && !strings.Contains(k.native, "[trimmed for fixture]") {
+		if _, extensions := toolsOf(k.provider); !extensions && !strings.Contains(k.native, "[trimmed for fixture]") {
 			t.Logf("not an extension or plugin tool: %s %s", k.provider, k.native)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/canon"
 )
 
@@ -31,29 +32,50 @@ var (
 	geminiName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`)
 )
 
-// shapes are the documented definition layouts, by provider and API kind
-// (function, custom, hosted).
+// shapes are the documented definition layouts, by API form (a
+// provider's Tools.API) and kind of tool (function, custom, hosted).
 var shapes = map[string]map[string]apiShape{
-	"claude": {"function": {[]string{"description", "input_schema", "name"}, "name", "input_schema", plainName}},
-	"codex": {
+	canon.APIMessages: {"function": {[]string{"description", "input_schema", "name"}, "name", "input_schema", plainName}},
+	canon.APIResponses: {
 		"function": {[]string{"description", "name", "parameters", "strict", "type"}, "name", "parameters", plainName},
 		"custom":   {[]string{"description", "format", "name", "type"}, "name", "", plainName},
 		"hosted":   {[]string{"type"}, "type", "", regexp.MustCompile(`^(web_search|image_generation)$`)},
 	},
-	"gemini": {"function": {[]string{"description", "name", "parametersJsonSchema"}, "name", "parametersJsonSchema", geminiName}},
-	"qwen":   {"function": {[]string{"description", "name", "parametersJsonSchema"}, "name", "parametersJsonSchema", geminiName}},
-	"copilot": {
+	canon.APIFunctionDeclarations: {"function": {[]string{"description", "name", "parametersJsonSchema"}, "name", "parametersJsonSchema", geminiName}},
+	canon.APIChatCompletions: {
 		"function": {[]string{"function", "type"}, "function.name", "function.parameters", plainName},
 		"custom":   {[]string{"custom", "type"}, "custom.name", "", plainName},
 	},
-	"continue": {
-		"function": {[]string{"function", "type"}, "function.name", "function.parameters", plainName},
-	},
-	"pi":       {"function": {[]string{"description", "name", "parameters"}, "name", "parameters", plainName}},
-	"opencode": {"function": {[]string{"description", "name", "parameters"}, "name", "parameters", plainName}},
-	"crush":    {"function": {[]string{"description", "name", "parameters"}, "name", "parameters", plainName}},
-	"goose":    {"function": {[]string{"description", "name", "parameters"}, "name", "parameters", plainName}},
-	"cline":    {"function": {[]string{"description", "name", "parameters"}, "name", "parameters", plainName}},
+	canon.APIParameters: {"function": {[]string{"description", "name", "parameters"}, "name", "parameters", plainName}},
+}
+
+// apiOf is the API form of the registered provider p's tools.
+func apiOf(t *testing.T, p string) string {
+	ts, ok := provider.Lookup(p).(provider.Toolset)
+	if !ok {
+		t.Fatalf("%s: no tools in the registry", p)
+	}
+	return ts.Tools().API
+}
+
+// protocol tells whether the registered provider p's rows are a
+// protocol's (Tools.Protocol: they stand for other providers' tools and
+// render for none).
+func protocol(t *testing.T, p string) bool {
+	ts, ok := provider.Lookup(p).(provider.Toolset)
+	return ok && ts.Tools().Protocol != ""
+}
+
+// kindOf is the kind of tool a definition is: custom, hosted (a type
+// other than function: a tool the API runs) or function.
+func kindOf(d map[string]any) string {
+	switch ty, ok := d["type"]; {
+	case ty == "custom":
+		return "custom"
+	case ok && ty != "function":
+		return "hosted"
+	}
+	return "function"
 }
 
 func at(m map[string]any, path string) any {
@@ -69,23 +91,19 @@ func at(m map[string]any, path string) any {
 }
 
 // defsOf parses --tool-defs' definitions of provider p: name → input
-// schema (nil for a tool with none).
-func defsOf(t *testing.T, p string) map[string]map[string]any {
+// schema (nil for a tool with none); hosted are the names of its hosted
+// tools.
+func defsOf(t *testing.T, p string) (out map[string]map[string]any, hosted map[string]bool) {
 	t.Helper()
-	out := map[string]map[string]any{}
+	out, hosted = map[string]map[string]any{}, map[string]bool{}
+	api := apiOf(t, p)
 	for _, raw := range canon.Definitions(p) {
 		var d map[string]any
 		if err := json.Unmarshal(raw, &d); err != nil {
 			t.Fatalf("%s: %v: %s", p, err, raw)
 		}
-		kind := "function"
-		switch {
-		case d["type"] == "custom":
-			kind = "custom"
-		case p == "codex" && d["type"] != "function":
-			kind = "hosted"
-		}
-		sh, ok := shapes[p][kind]
+		kind := kindOf(d)
+		sh, ok := shapes[api][kind]
 		if !ok {
 			t.Errorf("%s: a %s tool, which its API has no layout for: %s", p, kind, raw)
 			continue
@@ -106,6 +124,7 @@ func defsOf(t *testing.T, p string) map[string]map[string]any {
 			t.Errorf("%s: %s defined twice", p, name)
 		}
 		out[name] = nil
+		hosted[name] = kind == "hosted"
 		if sh.schema == "" {
 			continue
 		}
@@ -113,7 +132,7 @@ func defsOf(t *testing.T, p string) map[string]map[string]any {
 		checkSchema(t, p+"/"+name, s)
 		out[name] = s
 	}
-	return out
+	return out, hosted
 }
 
 var jsonTypes = map[string]bool{"string": true, "integer": true, "number": true, "boolean": true, "object": true, "array": true}
@@ -217,7 +236,10 @@ func ofType(ty string, v any) bool {
 func TestDefinitions(t *testing.T) {
 	rendering := map[string]map[string][]canon.Row{}
 	for _, r := range canon.Table() {
-		if r.Out == "-" || strings.HasSuffix(r.Native, "*") || r.Provider == "acp" {
+		if r.Out == "-" || strings.HasSuffix(r.Native, "*") {
+			continue
+		}
+		if protocol(t, r.Provider) {
 			continue
 		}
 		if rendering[r.Provider] == nil {
@@ -225,8 +247,8 @@ func TestDefinitions(t *testing.T) {
 		}
 		rendering[r.Provider][r.Native] = append(rendering[r.Provider][r.Native], r)
 	}
-	for _, p := range providers {
-		defs := defsOf(t, p)
+	for _, p := range canon.Targets() {
+		defs, hosted := defsOf(t, p)
 		if len(defs) == 0 {
 			t.Errorf("%s: no definitions", p)
 		}
@@ -247,7 +269,7 @@ func TestDefinitions(t *testing.T) {
 			}
 		}
 		for name := range defs {
-			if rendering[p][name] == nil && !(p == "codex" && name == "web_search") {
+			if rendering[p][name] == nil && !hosted[name] {
 				t.Errorf("%s: definition %s is no rendering row", p, name)
 			}
 		}
@@ -266,14 +288,14 @@ func TestDefinitions(t *testing.T) {
 func TestRenderFitsDefinitions(t *testing.T) {
 	calls := loadCorpus(t)
 	schemas := map[string]map[string]map[string]any{}
-	for _, p := range providers {
-		schemas[p] = defsOf(t, p)
+	for _, p := range canon.Targets() {
+		schemas[p], _ = defsOf(t, p)
 	}
 	warned := map[string]map[string]int{}
 	for _, ev := range calls {
 		src := canon.Source(ev.Provider, ev.Format)
-		for _, to := range providers {
-			if strings.TrimPrefix(src, "acp/") == to {
+		for _, to := range canon.Targets() {
+			if ev.Provider == to {
 				continue // its own provider's call is given back as it was made
 			}
 			tool := *ev.Tool
@@ -302,7 +324,7 @@ func TestRenderFitsDefinitions(t *testing.T) {
 			}
 		}
 	}
-	for _, to := range providers {
+	for _, to := range canon.Targets() {
 		var b []string
 		n := 0
 		for name, c := range warned[to] {

@@ -2,9 +2,9 @@ package canon_test
 
 import (
 	"encoding/json"
-	"testing"
 
 	"github.com/agt-project/agt"
+	"github.com/agt-project/agt/provider/canon"
 )
 
 // obj builds a JSON object from key, value pairs.
@@ -20,15 +20,8 @@ func obj(kv ...any) agt.Raw {
 	return b
 }
 
-// members decodes a JSON object.
-func members(t *testing.T, r agt.Raw) map[string]any {
-	t.Helper()
-	m := map[string]any{}
-	if len(r) == 0 {
-		return m
-	}
-	if err := json.Unmarshal(r, &m); err != nil {
-		t.Fatalf("not a JSON object: %s", r)
-	}
-	return m
+// mustNormalize normalizes t as a call of provider and returns it.
+func mustNormalize(provider string, t *agt.Tool) *agt.Tool {
+	canon.Normalize(provider, t)
+	return t
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider/canon"
+	"github.com/agt-project/agt/provider/providertest"
 )
 
 // shellCase is a shell command and what it becomes: the canonical name
@@ -19,8 +20,8 @@ type shellCase struct {
 	skill   string
 }
 
-// realCommands are commands models ran, taken from the corpus (Claude,
-// Codex, Copilot, Gemini, OpenCode and Pi logs).
+// realCommands are commands models ran, taken from the corpus (the logs
+// of six providers).
 var realCommands = []shellCase{
 	// reads
 	{cmd: "sed -n '1,320p' packages/core/src/import/types.ts", name: "Read", file: "packages/core/src/import/types.ts"},
@@ -134,15 +135,24 @@ var edgeCommands = []shellCase{
 	{cmd: "grep", name: "Bash"},
 }
 
+// TestShellReclassification: a canonical Bash call (the vocabulary's
+// provider's) of each command becomes the tool the command is, with the
+// members it names, and renders for every target as that target's shell
+// tool (each provider's tests say which tool that is: its renderCases).
 func TestShellReclassification(t *testing.T) {
 	if len(realCommands) < 60 {
 		t.Fatalf("only %d real commands", len(realCommands))
 	}
+	vocabulary := providertest.Vocabulary(t)
+	shells := map[string][2]string{}
+	for _, to := range canon.Targets() {
+		shells[to] = shellOf(t, vocabulary, to)
+	}
 	for _, set := range [][]shellCase{realCommands, edgeCommands} {
 		for _, c := range set {
 			tool := &agt.Tool{NativeName: "Bash", NativeInput: obj("command", c.cmd)}
-			canon.Normalize("claude", tool)
-			in := members(t, tool.Input)
+			canon.Normalize(vocabulary, tool)
+			in := providertest.Members(t, tool.Input)
 			if tool.Name != c.name {
 				t.Errorf("%q: name %s, want %s (input %s)", c.cmd, tool.Name, c.name, tool.Input)
 				continue
@@ -167,14 +177,14 @@ func TestShellReclassification(t *testing.T) {
 			if len(files) != c.files {
 				t.Errorf("%q: %d files, want %d", c.cmd, len(files), c.files)
 			}
-			// the command renders back as the shell tool of every provider
-			for _, to := range providers {
+			// the command renders back as the shell tool of every target
+			for _, to := range canon.Targets() {
 				name, input := canon.Render(to, "", tool)
-				want := shellNames[to]
+				want := shells[to][0]
 				if name != want {
 					t.Errorf("%q → %s: %s, want %s", c.cmd, to, name, want)
 				}
-				if got := members(t, input); got[shellMember[to]] == nil {
+				if got := providertest.Members(t, input); got[shells[to][1]] == nil {
 					t.Errorf("%q → %s: no command in %s", c.cmd, to, input)
 				}
 			}
@@ -182,32 +192,45 @@ func TestShellReclassification(t *testing.T) {
 	}
 }
 
-var (
-	providers   = []string{"claude", "codex", "gemini", "copilot", "pi", "opencode", "crush", "qwen", "continue", "goose", "cline"} // the --to targets with a shell tool
-	shellNames  = map[string]string{"claude": "Bash", "codex": "exec_command", "gemini": "run_shell_command", "copilot": "bash", "pi": "bash", "opencode": "bash", "crush": "bash", "qwen": "run_shell_command", "continue": "run_terminal_command", "goose": "shell", "cline": "execute_command"}
-	shellMember = map[string]string{"claude": "command", "codex": "cmd", "gemini": "command", "copilot": "command", "pi": "command", "opencode": "command", "crush": "command", "qwen": "command", "continue": "command", "goose": "command", "cline": "command"}
-)
+// shellOf is the shell tool of target to and its member that holds the
+// command: what a canonical Bash call of the vocabulary's provider that
+// no other tool stands for renders as.
+func shellOf(t *testing.T, vocabulary, to string) [2]string {
+	t.Helper()
+	const cmd = "make -j2"
+	tool := &agt.Tool{NativeName: "Bash", NativeInput: obj("command", cmd)}
+	canon.Normalize(vocabulary, tool)
+	name, input := canon.Render(to, "", tool)
+	for k, v := range providertest.Members(t, input) {
+		if v == cmd {
+			return [2]string{name, k}
+		}
+	}
+	t.Fatalf("→ %s: no shell tool: %s %s", to, name, input)
+	return [2]string{}
+}
 
 // TestKeepShell: NormalizeKeep leaves every shell call a Bash call, its
 // kind and via saying what a reclassified one does; normalizing a kept
 // call again without it keeps it; every reclassified call says via shell.
 func TestKeepShell(t *testing.T) {
+	vocabulary := providertest.Vocabulary(t)
 	for _, set := range [][]shellCase{realCommands, edgeCommands} {
 		for _, c := range set {
 			kept := &agt.Tool{NativeName: "Bash", NativeInput: obj("command", c.cmd)}
-			canon.NormalizeKeep("claude", "/w", kept)
+			canon.NormalizeKeep(vocabulary, "/w", kept)
 			wantKind := map[string]string{"Read": "read", "Grep": "search", "Glob": "search", "LS": "search", "Bash": "execute"}[c.name]
 			wantVia := map[bool]string{true: canon.ViaShell}[c.name != "Bash"]
 			if kept.Name != "Bash" || kept.Kind != wantKind || kept.Via != wantVia {
 				t.Errorf("%q kept: %s %s via %q, want Bash %s via %q", c.cmd, kept.Name, kept.Kind, kept.Via, wantKind, wantVia)
 			}
 			again := *kept
-			canon.NormalizeIn("claude", "/w", &again)
+			canon.NormalizeIn(vocabulary, "/w", &again)
 			if again.Name != "Bash" || again.Kind != kept.Kind || string(again.Input) != string(kept.Input) {
 				t.Errorf("%q kept, normalized again: %s %s", c.cmd, again.Name, again.Kind)
 			}
 			re := &agt.Tool{NativeName: "Bash", NativeInput: obj("command", c.cmd)}
-			canon.NormalizeIn("claude", "/w", re)
+			canon.NormalizeIn(vocabulary, "/w", re)
 			if (re.Name != "Bash") != (re.Via == canon.ViaShell) {
 				t.Errorf("%q: %s via %q", c.cmd, re.Name, re.Via)
 			}

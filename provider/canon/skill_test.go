@@ -6,6 +6,7 @@ import (
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider/canon"
+	"github.com/agt-project/agt/provider/providertest"
 )
 
 // skillsOf is a provider-free skill-trigger check: the skills a stream of
@@ -27,44 +28,30 @@ func skillsOf(calls []*agt.Tool) []string {
 	return out
 }
 
-// TestSameSkillEverywhere finds one skill invocation in a Claude, a Copilot
-// and a Codex log. The Claude call is real (testdata/canon/skills.jsonl,
-// from entirecli__5c). The corpus has no Copilot skill call and no Codex
-// read of this skill, so those two are the smallest realistic calls written
-// by hand: Copilot's skill tool and its "Using skill: X" title, and a Codex
-// exec_command shaped like the real SKILL.md reads of agentv__79.
+// TestSameSkillEverywhere finds one skill invocation in a log: a real
+// call (testdata/canon/skills.jsonl, from entirecli__5c; the fixture names
+// its provider) after a shell call of the same provider. The corpus has
+// no Copilot skill call and no Codex read of this skill: the smallest
+// realistic calls written by hand (Copilot's skill tool and its "Using
+// skill: X" title, a Codex exec_command shaped like the real SKILL.md
+// reads of agentv__79) are in those providers' row cases, which give the
+// same skill and plugin.
 func TestSameSkillEverywhere(t *testing.T) {
 	fx := loadFixtures(t, "skills.jsonl")
-	claude := fx["entirecli__5c-5cb639eac4-0.jsonl"]
-	logs := map[string][]*agt.Tool{
-		"claude": {
-			{NativeName: "Bash", NativeInput: agt.Raw(`{"command":"git status"}`)},
-			claude.tool(),
-		},
-		"copilot": {
-			{NativeName: "view", NativeInput: agt.Raw(`{"path":"/home/u/proj/README.md"}`)},
-			{NativeName: "skill", NativeInput: agt.Raw(`{"skill":"brainstorming"}`)},
-			{NativeName: "Using skill: brainstorming"},
-		},
-		"codex": {
-			{NativeName: "exec_command", NativeInput: agt.Raw(`{"cmd":"sed -n '1,220p' /home/u/.codex/plugins/cache/superpowers-marketplace/superpowers/4.0.3/skills/brainstorming/SKILL.md","workdir":"/home/u/proj","yield_time_ms":10000,"max_output_tokens":20000}`)},
-			{NativeName: "exec_command", NativeInput: agt.Raw(`{"cmd":"git status --short"}`)},
-		},
+	real := fx["entirecli__5c-5cb639eac4-0.jsonl"]
+	calls := []*agt.Tool{
+		{NativeName: "Bash", NativeInput: agt.Raw(`{"command":"git status"}`)},
+		real.tool(),
 	}
-	for provider, calls := range logs {
-		for _, c := range calls {
-			canon.Normalize(provider, c)
-		}
-		got := skillsOf(calls)
-		if len(got) == 0 || got[0] != "brainstorming" {
-			t.Errorf("%s: skills %v, want brainstorming", provider, got)
-		}
+	for _, c := range calls {
+		canon.Normalize(real.Provider, c)
 	}
-	// Claude's plugin-qualified name and Codex's plugin path agree on the plugin
-	for _, c := range []*agt.Tool{logs["claude"][1], logs["codex"][0]} {
-		if p := members(t, c.Input)["plugin"]; p != "superpowers" {
-			t.Errorf("%s: plugin %v", c.NativeName, p)
-		}
+	if got := skillsOf(calls); len(got) != 1 || got[0] != "brainstorming" {
+		t.Errorf("%s: skills %v, want brainstorming", real.Provider, got)
+	}
+	// the plugin-qualified name gives the plugin
+	if p := providertest.Members(t, calls[1].Input)["plugin"]; p != "superpowers" {
+		t.Errorf("%s: plugin %v", calls[1].NativeName, p)
 	}
 }
 
@@ -85,17 +72,20 @@ func TestRealSkillReads(t *testing.T) {
 	}
 }
 
-// TestNotSkills: touching a SKILL.md is not loading the skill.
+// TestNotSkills: touching a SKILL.md is not loading the skill (canonical
+// calls, the vocabulary's provider's; Pi's writes, edits and shell calls
+// of a SKILL.md are in its row cases).
 func TestNotSkills(t *testing.T) {
-	for _, c := range []struct{ provider, name, in string }{
-		{"claude", "Bash", `{"command":"wc -l pi/skills/meta/pi-skill-creator/SKILL.md"}`},
-		{"pi", "write", `{"path":"pi/skills/meta/skill-creator/SKILL.md","content":"x"}`},
-		{"pi", "edit", `{"path":"pi/skills/meta/skill-creator/SKILL.md","oldText":"a","newText":"b"}`},
-		{"claude", "Read", `{"file_path":"/r/docs/SKILL.md"}`},
-		{"pi", "bash", `{"command":"cd pi/skills/search/brave-search && ./read.sh \"https://raw.githubusercontent.com/anthropics/skills/main/skills/skill-creator/SKILL.md\""}`},
+	vocabulary := providertest.Vocabulary(t)
+	for _, c := range []struct{ name, in string }{
+		{"Bash", `{"command":"wc -l pi/skills/meta/pi-skill-creator/SKILL.md"}`},
+		{"Write", `{"file_path":"pi/skills/meta/skill-creator/SKILL.md","content":"x"}`},
+		{"Edit", `{"file_path":"pi/skills/meta/skill-creator/SKILL.md","old_string":"a","new_string":"b"}`},
+		{"Read", `{"file_path":"/r/docs/SKILL.md"}`},
+		{"Bash", `{"command":"cd pi/skills/search/brave-search && ./read.sh \"https://raw.githubusercontent.com/anthropics/skills/main/skills/skill-creator/SKILL.md\""}`},
 	} {
-		tool := mustNormalize(c.provider, &agt.Tool{NativeName: c.name, NativeInput: agt.Raw(c.in)})
-		if tool.Origin == canon.OriginSkill || members(t, tool.Input)["skill"] != nil {
+		tool := mustNormalize(vocabulary, &agt.Tool{NativeName: c.name, NativeInput: agt.Raw(c.in)})
+		if tool.Origin == canon.OriginSkill || providertest.Members(t, tool.Input)["skill"] != nil {
 			t.Errorf("%s %s: marked as a skill: %s", c.name, c.in, tool.Input)
 		}
 	}

@@ -11,8 +11,10 @@ import (
 
 var kindsAll = map[string]bool{"read": true, "write": true, "execute": true, "search": true, "fetch": true, "plan": true, "ask": true, "think": true, "other": true}
 
-// TestTable checks the table's shape: providers of the registry, one row per native
-// name and condition, a default row per provider for the core tools.
+// TestTable checks the table's shape: providers of the registry, one row
+// per native name and condition, at most one default row per provider for
+// a canonical tool (the providers' tests name the tools they must have
+// one for: providertest.CheckDefaults).
 func TestTable(t *testing.T) {
 	seen := map[string]bool{}
 	def := map[string]map[string]int{}
@@ -33,11 +35,7 @@ func TestTable(t *testing.T) {
 		}
 		// every row normalizes to a known kind
 		tool := &agt.Tool{NativeName: strings.TrimSuffix(r.Native, "*") + map[bool]string{true: "x"}[strings.HasSuffix(r.Native, "*")], NativeInput: agt.Raw(`{}`)}
-		p := r.Provider
-		if p == "acp" {
-			p = "copilot"
-		}
-		canon.Normalize(p, tool)
+		canon.Normalize(r.Provider, tool)
 		if !kindsAll[tool.Kind] {
 			t.Errorf("row %s/%s: kind %q", r.Provider, r.Native, tool.Kind)
 		}
@@ -49,51 +47,16 @@ func TestTable(t *testing.T) {
 			}
 		}
 	}
-	core := map[string][]string{
-		"claude":   {"Read", "Write", "Edit", "Bash", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "Task", "TodoWrite", "Skill", "AskUserQuestion", "ExitPlanMode"},
-		"codex":    {"Bash", "Edit", "Write", "TodoWrite", "WebSearch"},
-		"gemini":   {"Read", "Write", "Edit", "Bash", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "TodoWrite", "Skill", "AskUserQuestion", "ExitPlanMode"},
-		"copilot":  {"Read", "Write", "Edit", "Bash", "Grep", "Glob", "WebFetch", "WebSearch", "Task", "TodoWrite", "Skill", "AskUserQuestion"},
-		"pi":       {"Read", "Write", "Edit", "Bash", "Grep", "Glob", "LS"},
-		"opencode": {"Read", "Write", "Edit", "Bash", "Grep", "Glob", "LS", "WebFetch", "WebSearch", "Task", "TodoWrite", "Skill", "AskUserQuestion", "ExitPlanMode"},
-		"cline":    {"Read", "Write", "Edit", "Bash", "Grep", "LS", "WebFetch", "Task", "Skill"},
-		"goose":    {"Read", "Write", "Edit", "Bash"},
-	}
-	for p, names := range core {
-		for _, n := range names {
-			if def[p][n] != 1 {
-				t.Errorf("%s: no default row for %s", p, n)
-			}
-		}
-	}
 }
 
 // TestPassThrough: names outside the table keep name and input.
 func TestPassThrough(t *testing.T) {
-	for _, p := range providers {
+	for _, p := range canon.Targets() {
 		in := agt.Raw(`{"b":1,"a":[2]}`)
 		tool := &agt.Tool{NativeName: "frobnicate", NativeInput: in}
 		canon.Normalize(p, tool)
 		if tool.Name != "frobnicate" || tool.Kind != "other" || tool.Origin != "custom" || string(tool.Input) != string(in) || tool.MCP != nil {
 			t.Errorf("%s: %+v", p, tool)
-		}
-	}
-}
-
-// TestIdempotent: normalizing twice, and normalizing a call whose Name and
-// Input were already rewritten, give the same call.
-func TestIdempotent(t *testing.T) {
-	for _, c := range rowCases {
-		var in agt.Raw
-		if c.in != "" {
-			in = agt.Raw(c.in)
-		}
-		a := &agt.Tool{NativeName: c.native, Name: c.native, NativeInput: in, Input: in}
-		canon.Normalize(c.provider, a)
-		b := *a
-		canon.Normalize(c.provider, &b)
-		if b.Name != a.Name || b.Kind != a.Kind || b.Origin != a.Origin || string(b.Input) != string(a.Input) || (a.MCP == nil) != (b.MCP == nil) || a.MCP != nil && *a.MCP != *b.MCP {
-			t.Errorf("%s/%s: %+v then %+v", c.provider, c.native, a, b)
 		}
 	}
 }

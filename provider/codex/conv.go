@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -83,10 +84,10 @@ func newConv(legacy bool) *conv {
 
 // callState is a tool call seen in the input.
 type callState struct {
-	id    string // the tool id of its events
-	event string // event id of the call
-	done  bool   // its result was emitted
-	sig   string // its name and input (see signature)
+	id    string   // the tool id of its events
+	event string   // event id of the call
+	done  bool     // its result was emitted
+	sig   [16]byte // its name and input (see signature)
 	end   *endInfo
 }
 
@@ -103,18 +104,22 @@ type endInfo struct {
 // ids makes tool ids unique per session: a native call id seen again (a
 // call id repeated by a copied history, an exec item id restarting at
 // item_0 on resume) gets a "#n" suffix.
-type ids map[[2]string]int
+type ids map[string]map[string]int // by session
 
 func (k ids) unique(session, id string) string {
 	if id == "" {
 		return ""
 	}
-	key := [2]string{session, id}
-	n := k[key]
-	if n == 0 { // a new key: strings read from a line share its memory
-		key = [2]string{strings.Clone(session), strings.Clone(id)}
+	m := k[session]
+	if m == nil { // strings read from a line share its memory: copies kept
+		m = map[string]int{}
+		k[strings.Clone(session)] = m
 	}
-	k[key] = n + 1
+	n := m[id]
+	if n == 0 {
+		id = strings.Clone(id)
+	}
+	m[id] = n + 1
 	if n == 0 {
 		return id
 	}
@@ -167,7 +172,7 @@ func (c *conv) callMCP(em *agt.Emitter, id, name string, input agt.Raw, mcp *agt
 	}
 	tid := c.ids.unique(c.session(em), id)
 	t := &agt.Tool{ID: tid, Name: name, NativeName: name, MCP: mcp, Input: input, NativeInput: input}
-	st := &callState{id: strings.Clone(tid), sig: signature(name, input)} // kept beyond the line
+	st := &callState{id: tid, sig: signature(name, input)} // tid is unique's copy, kept beyond the line
 	st.event = c.emit(em, agt.Event{Kind: agt.KindToolCall, Model: c.model, Tool: t}, tid, "call")
 	if id != "" {
 		c.calls[strings.Clone(id)] = st
@@ -198,7 +203,9 @@ func (c *conv) resultOf(em *agt.Emitter, st *callState, id string, r agt.Result)
 				r.DurationMS = e.res.DurationMS
 			}
 		}
-		st.done = true
+		// done, the call needs its end no more: the end's line would pin
+		// its read block for the rest of the session
+		st.done, st.end = true, nil
 	} else {
 		r.ID = c.ids.unique(c.session(em), id)
 		key = r.ID
@@ -224,8 +231,7 @@ func (c *conv) endMCP(em *agt.Emitter, m *agt.Meta, id, name string, input agt.R
 	}
 	if id != "" && st != nil {
 		if !st.done && st.end == nil {
-			st.end = &endInfo{mark: c.mark(), res: r, src: em.Src(), raw: em.Line(), ts: c.ts}
-			c.ends = append(c.ends, st)
+			c.endOf(em, st, r)
 		}
 		c.meta(em, m)
 		return st
@@ -263,6 +269,16 @@ func (c *conv) releaseAll(em *agt.Emitter) {
 	for len(c.held) > 0 {
 		c.release(em, 0, nil)
 	}
+}
+
+// endOf keeps what an end event tells of call st, which has no result
+// yet: its result may come later, or never (finish).
+func (c *conv) endOf(em *agt.Emitter, st *callState, r agt.Result) {
+	st.end = &endInfo{mark: c.mark(), res: r, src: em.Src(), raw: em.Line(), ts: c.ts}
+	if len(c.ends) == cap(c.ends) { // calls given their result since need no end
+		c.ends = slices.DeleteFunc(c.ends, func(st *callState) bool { return st.done })
+	}
+	c.ends = append(c.ends, st)
 }
 
 // finish emits the results that only an end event reported, at the end

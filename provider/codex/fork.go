@@ -3,8 +3,10 @@ package codex
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -200,30 +202,37 @@ func contentSum(line []byte) (s [12]byte) {
 // "c" and 24 hex digits of its SHA-256, then "#n" for the n-th line of the
 // same content in one session (a repeated count, a message said twice).
 // Past maxKeys contents, a content not seen before is told apart by its
-// line number instead ("@n"), so that memory stays bounded.
+// line number instead ("@n"), so that memory stays bounded. A content is
+// counted by the first 8 bytes of its sum (12 bytes an entry, not 32):
+// two contents alike in those would only number the second "#2", its
+// key still its own.
 type contentKeys struct {
-	seen map[contentSeen]int32
-}
-
-type contentSeen struct {
-	session string
-	sum     [12]byte
+	seen map[string]map[uint64]int32 // by session
+	n    int                         // contents seen
 }
 
 const maxKeys = 1 << 20
 
 func (k *contentKeys) key(session string, sum [12]byte, n int64) string {
 	if k.seen == nil {
-		k.seen = map[contentSeen]int32{}
+		k.seen = map[string]map[uint64]int32{}
 	}
-	s := contentSeen{session: session, sum: sum}
-	key := "c" + hex.EncodeToString(s.sum[:])
-	c, ok := k.seen[s]
-	if !ok && len(k.seen) >= maxKeys {
+	m := k.seen[session]
+	if m == nil {
+		m = map[uint64]int32{}
+		k.seen[strings.Clone(session)] = m
+	}
+	s := binary.LittleEndian.Uint64(sum[:8])
+	key := "c" + hex.EncodeToString(sum[:])
+	c, ok := m[s]
+	if !ok && k.n >= maxKeys {
 		return key + "@" + strconv.FormatInt(n, 10)
 	}
+	if !ok {
+		k.n++
+	}
 	c++
-	k.seen[s] = c
+	m[s] = c
 	if c > 1 {
 		key += "#" + strconv.Itoa(int(c))
 	}

@@ -127,10 +127,12 @@ func (c *conv) repeated(em *agt.Emitter, it *item, name string) bool {
 	return true
 }
 
-// signature identifies a call's name and input.
-func signature(name string, in agt.Raw) string {
+// signature identifies a call's name and input: the first 16 bytes of
+// their SHA-256.
+func signature(name string, in agt.Raw) (s [16]byte) {
 	sum := sha256.Sum256(append([]byte(name+"\x00"), in...))
-	return string(sum[:])
+	copy(s[:], sum[:])
+	return s
 }
 
 func (c *conv) functionCall(em *agt.Emitter, it *item) {
@@ -208,8 +210,7 @@ func (c *conv) webSearchCall(em *agt.Emitter, it *item) {
 	status := str(it.Status)
 	if status == "completed" || status == "failed" {
 		r := agt.Result{Output: object("status", status), IsError: status == "failed"}
-		st.end = &endInfo{mark: c.mark(), res: r, src: em.Src(), raw: em.Line(), ts: c.ts}
-		c.ends = append(c.ends, st)
+		c.endOf(em, st, r)
 	}
 }
 

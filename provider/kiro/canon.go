@@ -29,29 +29,30 @@ var toolRows = []canon.Row{
 	// the legacy chat (conversation.go): fs_read takes a list of
 	// operations (earlier one, its mode naming what it does), fs_write a
 	// command; a call read from a conversation renders back as it was,
-	// the V2 engine's tools are the defaults
+	// the V2 engine's tools are the defaults (the legacy tools have no
+	// definition: no canonical call renders as one of them)
 	{Provider: "kiro", Native: "fs_read", If: "operations", Name: "Read", Conv: "operations", Out: "-"},
 	{Provider: "kiro", Native: "fs_read", If: "mode=Directory", Name: "LS", Out: "-"},
 	{Provider: "kiro", Native: "fs_read", If: "mode=Search", Name: "Grep", Out: "-"},
-	{Provider: "kiro", Native: "fs_read", If: "mode=Image", Name: "fs_read", Kind: canon.KindRead},
+	{Provider: "kiro", Native: "fs_read", If: "mode=Image", Name: "fs_read", Kind: canon.KindRead, Out: "-"},
 	{Provider: "kiro", Native: "fs_read", Name: "Read", Fields: "path=file_path", Out: "-"},
 	{Provider: "kiro", Native: "fs_write", If: "command=create", Name: "Write", Fields: "path=file_path file_text=content", Out: "-"},
 	{Provider: "kiro", Native: "fs_write", If: "command=str_replace", Name: "Edit", Fields: "path=file_path old_str=old_string new_str=new_string", Out: "-"},
-	{Provider: "kiro", Native: "fs_write", Name: "fs_write", Kind: canon.KindWrite},
+	{Provider: "kiro", Native: "fs_write", Name: "fs_write", Kind: canon.KindWrite, Out: "-"},
 	{Provider: "kiro", Native: "execute_bash", Name: "Bash", Fields: "working_dir=cwd", Conv: "shell", Out: "-"},
 	{Provider: "kiro", Native: "execute_cmd", Name: "Bash", Fields: "working_dir=cwd", Conv: "shell", Out: "-"},
-	{Provider: "kiro", Native: "web_fetch", Name: "WebFetch"},
-	{Provider: "kiro", Native: "web_search", Name: "WebSearch"},
-	{Provider: "kiro", Native: "use_aws", Name: "use_aws", Kind: canon.KindExecute},
-	{Provider: "kiro", Native: "use_subagent", Name: "use_subagent", Kind: canon.KindOther},
-	{Provider: "kiro", Native: "code", Name: "code", Kind: canon.KindSearch},
-	{Provider: "kiro", Native: "introspect", Name: "introspect", Kind: canon.KindRead},
-	{Provider: "kiro", Native: "thinking", Name: "thinking", Kind: canon.KindThink},
-	{Provider: "kiro", Native: "todo_list", Name: "todo_list", Kind: canon.KindPlan},
-	{Provider: "kiro", Native: "knowledge", Name: "knowledge", Kind: canon.KindOther},
-	{Provider: "kiro", Native: "session", Name: "session", Kind: canon.KindOther},
-	{Provider: "kiro", Native: "report_issue", Name: "report_issue", Kind: canon.KindOther},
-	{Provider: "kiro", Native: "dummy", Name: "dummy", Kind: canon.KindOther},
+	{Provider: "kiro", Native: "web_fetch", Name: "WebFetch", Out: "-"},
+	{Provider: "kiro", Native: "web_search", Name: "WebSearch", Out: "-"},
+	{Provider: "kiro", Native: "use_aws", Name: "use_aws", Kind: canon.KindExecute, Out: "-"},
+	{Provider: "kiro", Native: "use_subagent", Name: "use_subagent", Kind: canon.KindOther, Out: "-"},
+	{Provider: "kiro", Native: "code", Name: "code", Kind: canon.KindSearch, Out: "-"},
+	{Provider: "kiro", Native: "introspect", Name: "introspect", Kind: canon.KindRead, Out: "-"},
+	{Provider: "kiro", Native: "thinking", Name: "thinking", Kind: canon.KindThink, Out: "-"},
+	{Provider: "kiro", Native: "todo_list", Name: "todo_list", Kind: canon.KindPlan, Out: "-"},
+	{Provider: "kiro", Native: "knowledge", Name: "knowledge", Kind: canon.KindOther, Out: "-"},
+	{Provider: "kiro", Native: "session", Name: "session", Kind: canon.KindOther, Out: "-"},
+	{Provider: "kiro", Native: "report_issue", Name: "report_issue", Kind: canon.KindOther, Out: "-"},
+	{Provider: "kiro", Native: "dummy", Name: "dummy", Kind: canon.KindOther, Out: "-"},
 }
 
 // toolDefs are the definitions of its tools, by native name (see

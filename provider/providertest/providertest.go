@@ -211,3 +211,46 @@ func LiveFiles(t *testing.T, format, pattern string) []string {
 	}
 	return files
 }
+
+// Stub is a provider name no provider is registered under, and
+// StubFormat its format: the provider of the events and transcripts a
+// test makes up for code that takes nothing of a provider but what the
+// registry says of it (a test about one provider's data lives in its
+// folder).
+const (
+	Stub       = "stub"
+	StubFormat = "stub-jsonl"
+)
+
+// Sample is the path of a provider's sample in the repository's testdata,
+// by its path below the provider's folder (testdata/<provider>/rel, rel a
+// file name or "live/<name>"): a test that reads a real log but knows no
+// provider finds it by its name. It fails unless exactly one registered
+// provider's folder holds it.
+func Sample(t testing.TB, rel string) string {
+	t.Helper()
+	return only(t, rel, func(p string) string { return Testdata(t, p, rel) })
+}
+
+// CorpusSample is Sample in the shared corpus (corpus/<provider>/rel);
+// the test skips without the corpus.
+func CorpusSample(t testing.TB, rel string) string {
+	t.Helper()
+	dir := CorpusDir(t)
+	return only(t, rel, func(p string) string { return filepath.Join(dir, p, rel) })
+}
+
+// only is the one path at(p) of a registered provider p that exists.
+func only(t testing.TB, rel string, at func(p string) string) string {
+	t.Helper()
+	var found []string
+	for _, p := range provider.Names() {
+		if _, err := os.Stat(at(p)); err == nil {
+			found = append(found, at(p))
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%s: %d samples of that name %v, want 1", rel, len(found), found)
+	}
+	return found[0]
+}

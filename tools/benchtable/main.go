@@ -25,8 +25,9 @@ func main() {
 	runs := flag.Int("runs", 3, "runs per figure (the median is shown)")
 	shared := flag.String("shared", filepath.Join("..", "shared"), "the shared folder (corpus and generator)")
 	cache := flag.String("cache", filepath.Join(os.TempDir(), "agt-bench"), "where trees and tools are kept between runs")
+	base := flag.String("base", "", "a git revision whose build is timed beside this one (the fused rows)")
 	flag.Parse()
-	if err := run(*mib, *runs, *shared, *cache); err != nil {
+	if err := run(*mib, *runs, *shared, *cache, *base); err != nil {
 		fmt.Fprintln(os.Stderr, "benchtable:", err)
 		os.Exit(1)
 	}
@@ -51,11 +52,18 @@ type result struct {
 	rss  int64         // KiB, summed over the pipeline's processes
 }
 
-func run(mib, runs int, shared, cache string) error {
+func run(mib, runs int, shared, cache, base string) error {
 	bin := filepath.Join(cache, "bin")
 	fmt.Fprintln(os.Stderr, "building the filters…")
 	if out, err := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "./cmd/...").CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	baseBin := ""
+	if base != "" {
+		var err error
+		if baseBin, err = buildAt(base, cache); err != nil {
+			return err
+		}
 	}
 	tree := filepath.Join(cache, fmt.Sprintf("tree-%d", mib))
 	if _, err := os.Stat(filepath.Join(tree, "MANIFEST.json")); err != nil {
@@ -96,6 +104,16 @@ func run(mib, runs int, shared, cache string) error {
 			{"agt-transcript < normalized events", []step{{name: agt("agt-transcript"), args: []string{"-q"}, stdin: normalized}}},
 			{"parse | normalize | transcript", []step{{name: agt("agt-parse"), args: []string{"-q", dir}}, {name: agt("agt-normalize"), args: []string{"-q"}}, {name: agt("agt-transcript"), args: []string{"-q"}}}},
 			{"agt-report --by day", []step{{name: agt("agt-report"), args: []string{"-q", "--by", "day", "--tz", "UTC", "--json", dir}}}},
+		}
+		if baseBin != "" {
+			was := filepath.Join(baseBin, "agt-transcript")
+			rows = append(rows, []struct {
+				name  string
+				steps []step
+			}{
+				{"agt-transcript (fused) at " + base, []step{{name: was, args: []string{"-q", dir}}}},
+				{"agt-transcript -o at " + base, []step{{name: was, args: []string{"-q", "-o", out, dir}, fresh: out}}},
+			}...)
 		}
 		if ccusage != "" {
 			env := "CLAUDE_CONFIG_DIR=" + dir
@@ -150,6 +168,12 @@ func run(mib, runs int, shared, cache string) error {
 		}
 		if l := versus(named, "agt-report --by day", "ccusage "+p+" daily --json"); l != "" {
 			fmt.Println("\n" + l)
+		}
+		if l := versus(named, "agt-transcript (fused, stdout)", "agt-transcript (fused) at "+base); base != "" && l != "" {
+			fmt.Println(l)
+		}
+		if l := versus(named, "agt-transcript -o (fused, batch)", "agt-transcript -o at "+base); base != "" && l != "" {
+			fmt.Println(l)
 		}
 		pipe, okp := named["parse | normalize | transcript"]
 		fused, okf := named["agt-transcript (fused, stdout)"]
@@ -350,4 +374,42 @@ func findCCUsage(cache string) string {
 		return ""
 	}
 	return local
+}
+
+// buildAt builds the filters of git revision rev (its tree exported
+// under cache, not checked out here) and returns the folder of the
+// binaries.
+func buildAt(rev, cache string) (string, error) {
+	src, bin := filepath.Join(cache, "base-src"), filepath.Join(cache, "base-bin")
+	if err := os.RemoveAll(src); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		return "", err
+	}
+	fmt.Fprintf(os.Stderr, "building the filters at %s…\n", rev)
+	archive := exec.Command("git", "archive", "--format=tar", rev)
+	untar := exec.Command("tar", "-x", "-C", src)
+	pipe, err := archive.StdoutPipe()
+	if err != nil {
+		return "", err
+	}
+	untar.Stdin = pipe
+	if err := untar.Start(); err != nil {
+		return "", err
+	}
+	var stderr strings.Builder
+	archive.Stderr = &stderr
+	if err := archive.Run(); err != nil {
+		return "", fmt.Errorf("git archive %s: %v\n%s", rev, err, stderr.String())
+	}
+	if err := untar.Wait(); err != nil {
+		return "", fmt.Errorf("tar: %v", err)
+	}
+	build := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "./cmd/...")
+	build.Dir = src
+	if out, err := build.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build at %s: %v\n%s", rev, err, out)
+	}
+	return bin, nil
 }

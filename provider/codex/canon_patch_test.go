@@ -1,12 +1,51 @@
-package canon_test
+package codex_test
 
 import (
+	"bufio"
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider/canon"
+	"github.com/agt-project/agt/provider/providertest"
 )
+
+// Codex's patches through canon: apply_patch calls of real sessions, and
+// the shapes the corpus lacks in each of Codex's carriers.
+
+// patchCall is an apply_patch call copied from the corpus into
+// testdata/canon/patches.jsonl (provenance in testdata/canon/PROVENANCE.tsv).
+type patchCall struct {
+	File        string  `json:"file"`
+	NativeName  string  `json:"native_name"`
+	NativeInput agt.Raw `json:"native_input"`
+}
+
+func (f patchCall) tool() *agt.Tool {
+	return &agt.Tool{ID: f.File, Name: f.NativeName, NativeName: f.NativeName, Input: f.NativeInput, NativeInput: f.NativeInput}
+}
+
+// realPatches are the calls of testdata/canon/patches.jsonl, by file.
+func realPatches(t *testing.T) map[string]patchCall {
+	t.Helper()
+	f, err := os.Open(providertest.Testdata(t, "canon", "patches.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]patchCall{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var c patchCall
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		out[c.File] = c
+	}
+	return out
+}
 
 type patchFile struct {
 	Path   string `json:"path"`
@@ -29,7 +68,7 @@ func patchFiles(t *testing.T, in agt.Raw) (string, []patchFile) {
 
 // TestRealPatches: apply_patch calls of real Codex sessions.
 func TestRealPatches(t *testing.T) {
-	fx := loadFixtures(t, "patches.jsonl")
+	fx := realPatches(t)
 	cases := []struct {
 		file, name, first string
 		ops               map[string]int
@@ -45,7 +84,7 @@ func TestRealPatches(t *testing.T) {
 			t.Fatalf("no fixture %s", c.file)
 		}
 		tool := f.tool()
-		canon.Normalize("codex", tool)
+		canon.NormalizeIn("codex", "", tool)
 		if tool.Name != c.name || tool.Kind != "write" || tool.Origin != "builtin" {
 			t.Errorf("%s: %s %s %s", c.file, tool.Name, tool.Kind, tool.Origin)
 		}
@@ -65,26 +104,26 @@ func TestRealPatches(t *testing.T) {
 				t.Errorf("%s: %d %s, want %d", c.file, ops[op], op, n)
 			}
 		}
-		if m := members(t, tool.Input); m["patch"] != members(t, f.NativeInput)["raw"] {
+		if m := providertest.Members(t, tool.Input); m["patch"] != providertest.Members(t, f.NativeInput)["raw"] {
 			t.Errorf("%s: the patch text is not kept", c.file)
 		}
 		// from the canonical form alone, Codex gets the same call back
-		name, in := canon.Render("codex", "", tool)
+		name, in, _ := canon.RenderIn("codex", "", "", tool)
 		if name != "apply_patch" || string(in) != string(f.NativeInput) {
 			t.Errorf("%s: rendered as %s %.200s", c.file, name, in)
 		}
-		name, in = canon.Render("opencode", "codex", tool)
-		if name != "apply_patch" || members(t, in)["patchText"] != members(t, f.NativeInput)["raw"] {
+		name, in, _ = canon.RenderIn("opencode", "codex", "", tool)
+		if name != "apply_patch" || providertest.Members(t, in)["patchText"] != providertest.Members(t, f.NativeInput)["raw"] {
 			t.Errorf("%s: rendered for opencode as %s %.200s", c.file, name, in)
 		}
 	}
-	if m := members(t, mustNormalize("codex", fx["agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl"].tool()).Input); m["content"] != "print(1 + 1)\n" {
+	if m := providertest.Members(t, mustNormalize("codex", fx["agtrace__rollout-2025-12-10T04-55-16-019b04ae-b1c6-7c72-a134-a4c2de66058c.jsonl"].tool()).Input); m["content"] != "print(1 + 1)\n" {
 		t.Errorf("a single added file has content %q", m["content"])
 	}
 }
 
 func mustNormalize(provider string, t *agt.Tool) *agt.Tool {
-	canon.Normalize(provider, t)
+	canon.NormalizeIn(provider, "", t)
 	return t
 }
 

@@ -1,4 +1,4 @@
-package transcript_test
+package claude_test
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider"
 	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/provider/providertest/transcripts"
 	"github.com/agt-project/agt/transcript"
 )
 
@@ -47,7 +48,7 @@ func TestCorpusSubagentTrees(t *testing.T) {
 	}
 	var subs, calls, linked int
 	for _, tree := range trees {
-		ts, evs := consolidate(t, provider.Config{}, tree)
+		ts, evs := transcripts.With(t, provider.Config{}, tree)
 		ids := modelCalls(evs)
 		accounted(t, tree, evs)
 		startedBy := map[string]string{} // session NUL agent → the call whose result names it
