@@ -38,7 +38,10 @@ var fullTypes = map[string]bool{
 // ["ordinal":…,] "type":…, "payload":{"type":…), which skim does not
 // guess at.
 func skim(rec []byte) (r *skimLine, ok bool, err error) {
-	h, ok := readHead(rec)
+	h, ok, env := readHead(rec)
+	if !ok && env && !fullTypes[h.typ] {
+		return skimLater(rec, h)
+	}
 	if !ok || fullTypes[h.typ] || fullTypes[h.typ+"/"+h.payload] {
 		return nil, false, nil
 	}
@@ -48,6 +51,28 @@ func skim(rec []byte) (r *skimLine, ok bool, err error) {
 	// its turn and whether it ends a sub-agent's copy place the line
 	// only while a copied history is read (fork.go): they are read then,
 	// from the line (turnOf, spawned), not here for every line
+	return (*skimLine)(&h), true, nil
+}
+
+// skimLater skims a line in the envelope whose payload does not open
+// with its type (reasoning items, items that open with their id): the
+// type is decoded, which checks the line as agt.Check does. A payload
+// without a type of its own (a message item written without its tag, a
+// compaction), a type a report reads, or a member of the wrong type leave
+// the line to be decoded whole, as a full parse decodes it.
+func skimLater(rec []byte, h head) (r *skimLine, ok bool, err error) {
+	var v struct {
+		Payload struct {
+			Type string `json:"type"`
+		} `json:"payload"`
+	}
+	switch err := agt.Decode(rec, &v); {
+	case err != nil && !agt.IsFieldError(err):
+		return nil, true, err // not JSON: agt.Check's error
+	case err != nil || v.Payload.Type == "" || fullTypes[h.typ+"/"+v.Payload.Type]:
+		return nil, false, nil
+	}
+	h.payload = v.Payload.Type // shares rec's memory, as the head's strings do
 	return (*skimLine)(&h), true, nil
 }
 
@@ -88,8 +113,10 @@ type head struct{ ts, typ, payload string }
 
 // readHead reads the head Codex writes on every rollout line:
 // {"timestamp":"…",["ordinal":N,]"type":"…","payload":{"type":"…" (the
-// strings without escapes). ok is false for any other shape.
-func readHead(rec []byte) (h head, ok bool) {
+// strings without escapes). ok is false for any other shape; env tells
+// that the head was read up to the payload's opening brace, and the
+// payload opens with another member than its type (h.payload is then "").
+func readHead(rec []byte) (h head, ok, env bool) {
 	b := rec
 	lit := func(s string) bool {
 		if !bytes.HasPrefix(b, []byte(s)) {
@@ -111,10 +138,10 @@ func readHead(rec []byte) (h head, ok bool) {
 		return s, true
 	}
 	if !lit(`{"timestamp":"`) {
-		return h, false
+		return h, false, false
 	}
 	if h.ts, ok = str(); !ok || !lit(`,`) {
-		return h, false
+		return h, false, false
 	}
 	if lit(`"ordinal":`) {
 		i := 0
@@ -123,19 +150,22 @@ func readHead(rec []byte) (h head, ok bool) {
 		}
 		b = b[i:]
 		if !lit(`,`) {
-			return h, false
+			return h, false, false
 		}
 	}
 	if !lit(`"type":"`) {
-		return h, false
+		return h, false, false
 	}
-	if h.typ, ok = str(); !ok || !lit(`,"payload":{"type":"`) {
-		return h, false
+	if h.typ, ok = str(); !ok || !lit(`,"payload":{`) {
+		return h, false, false
+	}
+	if !lit(`"type":"`) {
+		return h, false, true
 	}
 	if h.payload, ok = str(); !ok {
-		return h, false
+		return h, false, false
 	}
-	return h, true
+	return h, true, true
 }
 
 // skimmed emits the event of a skimmed line: none, or an unknown one for

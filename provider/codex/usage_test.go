@@ -107,6 +107,10 @@ func TestUsageOnlyBadLines(t *testing.T) {
 		ts + `4.000Z","type":"response_item","payload":{"type":"brand_new_item","x":1}}`,
 		ts + `4.500Z","type":"event_msg","payload":{"type":"brand_new_event","turn_id":"x"}}`,
 		ts + `4.700Z","type":"brand_new_line","payload":{"type":"x"}}`,
+		// payloads that do not open with their type
+		ts + `4.800Z","type":"response_item","payload":{"id":"rs_1","summary":[{"type":"summary_text","text":"a` + "\x01" + `b"}],"type":"reasoning"}}`,
+		ts + `4.900Z","type":"response_item","payload":{"id":"x_1","type":"brand_new_later"}}`,
+		ts + `4.950Z","type":"response_item","payload":{"id":"rs_2","summary":[{"type":"summary_text","text":"ok"}],"type":"reasoning"}}`,
 		tokenCount(100, 20, 10, 5),
 	}
 	path := filepath.Join(t.TempDir(), "rollout-2026-01-01T00-00-00-019b88e0-0b0f-7bb0-a9ba-5cc2d8dffde9.jsonl")
@@ -114,19 +118,19 @@ func TestUsageOnlyBadLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	full, fast := parseUsageView(t, agt.Options{}, path), parseUsageView(t, agt.Options{Usage: true}, path)
-	if full.stats.Errors != 2 || full.stats.Unknown != 3 {
+	if full.stats.Errors != 3 || full.stats.Unknown != 4 {
 		t.Fatalf("full parse: %d errors, %d unknown, usage %q: %s", full.stats.Errors, full.stats.Unknown, full.usage, full.diag)
 	}
 	if full.diag != fast.diag || full.stats.Errors != fast.stats.Errors || full.stats.Unknown != fast.stats.Unknown {
 		t.Errorf("full (%d errors, %d unknown):\n%s\nusage report (%d, %d):\n%s", full.stats.Errors, full.stats.Unknown, full.diag, fast.stats.Errors, fast.stats.Unknown, fast.diag)
 	}
-	if !strings.Contains(fast.diag, ":3: ") || !strings.Contains(fast.diag, ":5: ") {
+	if !strings.Contains(fast.diag, ":3: ") || !strings.Contains(fast.diag, ":5: ") || !strings.Contains(fast.diag, ":9: ") {
 		t.Errorf("the bad lines are not told by their line:\n%s", fast.diag)
 	}
 	if len(fast.usage) != 1 || !slices.Equal(full.usage, fast.usage) {
 		t.Errorf("usage:\n full %q\n fast %q", full.usage, fast.usage)
 	}
-	if len(fast.flagged) != 5 || !slices.Equal(full.flagged, fast.flagged) {
+	if len(fast.flagged) != 7 || !slices.Equal(full.flagged, fast.flagged) {
 		t.Errorf("error and unknown events:\n full %q\n fast %q", full.flagged, fast.flagged)
 	}
 	if fast.stats.Lines != int64(len(lines)) {
