@@ -60,6 +60,11 @@ type parser struct {
 	// prompts typed while the agent worked (see queue.go)
 	queue queues
 
+	// a usage report's meta events left out (see leftOut): the file of
+	// the last kept, each session's folder
+	metaFile string
+	folders  map[string]string
+
 	// live output
 	tasks   map[string]string                // Agent tool_use id → task (agent) id
 	results map[string]map[string]*agt.Usage // session → model → totals so far
@@ -189,9 +194,39 @@ func (p *parser) Apply(em *agt.Emitter, v any) {
 		return
 	}
 	c.record()
-	if em.Count() == n {
+	if em.Count() == n && !p.leftOut(&c) {
 		c.meta(r.Type, "", nil)
 	}
+}
+
+// leftOut tells, for a usage report (agt.Options.Usage), that the meta
+// event of a record that gave no other event is not needed: the report
+// reads of it only its folder (cwd), which a record of its session gave
+// before in the unit, and it is not its file's first event (which places
+// the file among the groups of inputs). The record is still counted as a
+// line read. Most of a usage report's records are such: user records,
+// whose contents it does not decode.
+func (p *parser) leftOut(c *ctx) bool {
+	if !p.opts.Usage || c.p.live {
+		return false
+	}
+	path := c.em.Src().Path
+	if path != p.metaFile {
+		p.metaFile = path // the file's first event: kept
+		return false
+	}
+	cwd := c.d.rec.Cwd
+	if cwd == "" {
+		return true
+	}
+	if p.folders == nil {
+		p.folders = map[string]string{}
+	}
+	if p.folders[c.session] != "" {
+		return true
+	}
+	p.folders[strings.Clone(c.session)] = strings.Clone(cwd)
+	return false
 }
 
 // stream names the stream of a record: main, or the sidechain of a subagent.

@@ -3,8 +3,11 @@ package claude_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agt-project/agt"
@@ -65,6 +68,84 @@ func TestUsageOnly(t *testing.T) {
 	for i := range full {
 		if !bytes.Equal(full[i], fast[i]) {
 			t.Fatalf("event %d:\n full %s\n fast %s", i, full[i], fast[i])
+		}
+	}
+}
+
+// TestUsageOnlyLeavesOut: for a usage report, a record that gives no
+// event but its meta event (a user record, whose content is not decoded)
+// gives none, unless it is its file's first or the first to name its
+// session's folder; every line is still counted, and the usage and
+// folders are a full parse's.
+func TestUsageOnlyLeavesOut(t *testing.T) {
+	const sid = "5f0d3c1e-0000-4000-8000-000000000027"
+	rec := func(typ, uuid, cwd, rest string) string {
+		return `{"parentUuid":null,"isSidechain":false,"userType":"external","cwd":"` + cwd + `","sessionId":"` + sid + `","version":"2.1.0","type":"` + typ + `",` + rest + `,"uuid":"` + uuid + `","timestamp":"2026-01-05T10:00:0` + uuid[len(uuid)-1:] + `.000Z"}`
+	}
+	user := func(uuid, cwd string) string {
+		return rec("user", uuid, cwd, `"message":{"role":"user","content":"hello"}`)
+	}
+	asst := func(uuid, id string) string {
+		return rec("assistant", uuid, "/a", `"requestId":"req_`+id+`","message":{"id":"msg_`+id+`","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"text","text":"hi"}],"usage":{"input_tokens":10,"output_tokens":5}}`)
+	}
+	lines := []string{
+		user("00000000-0000-4000-8000-000000000001", ""),   // the file's first: kept
+		user("00000000-0000-4000-8000-000000000002", "/a"), // the session's first folder: kept
+		asst("00000000-0000-4000-8000-000000000003", "1"),
+		user("00000000-0000-4000-8000-000000000004", "/a"), // left out
+		user("00000000-0000-4000-8000-000000000005", "/b"), // left out: not the first folder
+		asst("00000000-0000-4000-8000-000000000006", "2"),
+	}
+	path := filepath.Join(t.TempDir(), sid+".jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type view struct {
+		usage, folders, lines []string
+		stats                 provider.Stats
+	}
+	parse := func(opts agt.Options) view {
+		out, _, st := providertest.Parse(t, provider.Config{Config: stage.Config{Quiet: true}, Provider: "claude", Opts: opts}, path)
+		v := view{stats: st}
+		for _, l := range bytes.Split(out, []byte("\n")) {
+			if len(l) == 0 {
+				continue
+			}
+			var ev agt.Event
+			if err := json.Unmarshal(l, &ev); err != nil {
+				t.Fatalf("%v: %s", err, l)
+			}
+			v.lines = append(v.lines, fmt.Sprint(ev.Src.Line))
+			switch {
+			case ev.Kind == agt.KindUsage:
+				v.usage = append(v.usage, fmt.Sprint(ev.ID, ev.Usage.Total, ev.Src.Line))
+			case ev.Meta != nil && ev.Meta.Cwd != "":
+				v.folders = append(v.folders, ev.Meta.Cwd)
+			}
+		}
+		return v
+	}
+	full, fast := parse(agt.Options{}), parse(agt.Options{Usage: true})
+	if !slices.Equal(full.usage, fast.usage) || len(full.usage) != 2 {
+		t.Errorf("usage:\n full %q\n fast %q", full.usage, fast.usage)
+	}
+	if len(fast.folders) == 0 || len(full.folders) == 0 || fast.folders[0] != full.folders[0] {
+		t.Errorf("first folder: full %q, fast %q", full.folders, fast.folders)
+	}
+	if fast.stats.Lines != int64(len(lines)) || full.stats.Lines != fast.stats.Lines {
+		t.Errorf("lines counted: full %d, fast %d, want %d", full.stats.Lines, fast.stats.Lines, len(lines))
+	}
+	for _, l := range []string{"4", "5"} {
+		if slices.Contains(fast.lines, l) {
+			t.Errorf("line %s gave an event for a usage report: %q", l, fast.lines)
+		}
+		if !slices.Contains(full.lines, l) {
+			t.Errorf("line %s gave no event in a full parse: %q", l, full.lines)
+		}
+	}
+	for _, l := range []string{"1", "2"} {
+		if !slices.Contains(fast.lines, l) {
+			t.Errorf("line %s gave no event for a usage report: %q", l, fast.lines)
 		}
 	}
 }
