@@ -194,20 +194,20 @@ func (p *parser) Apply(em *agt.Emitter, v any) {
 		return
 	}
 	c.record()
-	if em.Count() == n && !p.leftOut(&c) {
+	if em.Count() == n {
 		c.meta(r.Type, "", nil)
 	}
 }
 
-// leftOut tells, for a usage report (agt.Options.Usage), that the meta
-// event of a record that gave no other event is not needed: the report
-// reads of it only its folder (cwd), which a record of its session gave
-// before in the unit, and it is not its file's first event (which places
-// the file among the groups of inputs). The record is still counted as a
-// line read. Most of a usage report's records are such: user records,
-// whose contents it does not decode.
-func (p *parser) leftOut(c *ctx) bool {
-	if !p.opts.Usage || c.p.live {
+// leftOut tells, for a usage report (agt.Options.Usage), that a meta event
+// of folder cwd is not needed: the report reads of a meta event only its
+// folder, which a record of its session gave before in the unit, and it
+// is not its file's first event (which places the file among the groups
+// of inputs). The record is still counted as a line read. Most of a usage
+// report's records give only such an event: user records (whose contents
+// it does not decode), progress records, file history snapshots.
+func (p *parser) leftOut(c *ctx, cwd string) bool {
+	if !p.opts.Usage || p.live {
 		return false
 	}
 	path := c.em.Src().Path
@@ -215,7 +215,6 @@ func (p *parser) leftOut(c *ctx) bool {
 		p.metaFile = path // the file's first event: kept
 		return false
 	}
-	cwd := c.d.rec.Cwd
 	if cwd == "" {
 		return true
 	}

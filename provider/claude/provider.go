@@ -64,10 +64,11 @@
 //     decoded (texts, tool inputs and results), those of the subagent
 //     messages progress records relay included (their usage is in
 //     message.usage): the usage events and the sessions' folders are those
-//     of a full parse (TestUsageOnly). A record that then gives nothing
-//     but its meta event (a user record) gives none, unless it is its
-//     file's first event or the first to name its session's folder: the
-//     line is still counted (TestUsageOnlyLeavesOut).
+//     of a full parse (TestUsageOnly). Meta events are left out (a user
+//     record, whose content is not decoded, gives only one; progress
+//     records, snapshots), unless it is the file's first event or the
+//     first to name its session's folder: the line is still counted
+//     (TestUsageOnlyLeavesOut).
 package claude
 
 import (

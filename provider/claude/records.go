@@ -127,6 +127,9 @@ func (c *ctx) meta(typ, sub string, m *agt.Meta) {
 	if m.Cwd == "" {
 		m.Cwd = r.Cwd
 	}
+	if c.p.leftOut(c, m.Cwd) { // a usage report's: not needed
+		return
+	}
 	m.GitBranch, m.Version = r.GitBranch, r.Version
 	c.emit(agt.Event{Kind: agt.KindMeta, Meta: m}, "meta")
 }

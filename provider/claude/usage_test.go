@@ -72,11 +72,11 @@ func TestUsageOnly(t *testing.T) {
 	}
 }
 
-// TestUsageOnlyLeavesOut: for a usage report, a record that gives no
-// event but its meta event (a user record, whose content is not decoded)
-// gives none, unless it is its file's first or the first to name its
-// session's folder; every line is still counted, and the usage and
-// folders are a full parse's.
+// TestUsageOnlyLeavesOut: for a usage report, a record's meta event (a
+// user record, whose content is not decoded, gives only that; a progress
+// record) is left out, unless it is its file's first event or the first
+// to name its session's folder; every line is still counted, and the
+// usage and folders are a full parse's.
 func TestUsageOnlyLeavesOut(t *testing.T) {
 	const sid = "5f0d3c1e-0000-4000-8000-000000000027"
 	rec := func(typ, uuid, cwd, rest string) string {
@@ -95,6 +95,7 @@ func TestUsageOnlyLeavesOut(t *testing.T) {
 		user("00000000-0000-4000-8000-000000000004", "/a"), // left out
 		user("00000000-0000-4000-8000-000000000005", "/b"), // left out: not the first folder
 		asst("00000000-0000-4000-8000-000000000006", "2"),
+		rec("progress", "00000000-0000-4000-8000-000000000007", "/a", `"data":{"type":"hook_progress","hookEvent":"PostToolUse"}`), // left out
 	}
 	path := filepath.Join(t.TempDir(), sid+".jsonl")
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
@@ -135,7 +136,7 @@ func TestUsageOnlyLeavesOut(t *testing.T) {
 	if fast.stats.Lines != int64(len(lines)) || full.stats.Lines != fast.stats.Lines {
 		t.Errorf("lines counted: full %d, fast %d, want %d", full.stats.Lines, fast.stats.Lines, len(lines))
 	}
-	for _, l := range []string{"4", "5"} {
+	for _, l := range []string{"4", "5", "7"} {
 		if slices.Contains(fast.lines, l) {
 			t.Errorf("line %s gave an event for a usage report: %q", l, fast.lines)
 		}
