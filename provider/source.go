@@ -439,8 +439,8 @@ func (s *Source) open(ctx context.Context, stop <-chan struct{}, u *stage.Unit, 
 // are not in a batch yet (the cut line carried included): a batch's
 // bytes, or, for the file's tail, what is left of it (no less than a
 // first block). Most files end in a block of their own: one of a batch's
-// size would be mostly empty (0.6 of the bytes a report allocates on the
-// bench trees were such blocks).
+// size would be mostly empty (such blocks' empty parts were a fifth of
+// the bytes a usage report allocated on the bench trees).
 func blockFor(left int64) int {
 	return int(max(min(left+1, batchBytes), firstBlock))
 }
