@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -280,7 +281,10 @@ func (c *conv) releaseAll(em *agt.Emitter) {
 // endOf keeps what an end event tells of call st, which has no result
 // yet: its result may come later, or never (finish).
 func (c *conv) endOf(em *agt.Emitter, st *callState, r agt.Result) {
-	st.end = &endInfo{mark: c.mark(), res: r, src: em.Src(), raw: em.Line(), ts: c.ts}
+	// copies: an end may wait for the session's end (a web search's), and
+	// the line's bytes would pin its whole read block until then
+	r.ID, r.Call, r.Output = strings.Clone(r.ID), strings.Clone(r.Call), bytes.Clone(r.Output)
+	st.end = &endInfo{mark: c.mark(), res: r, src: em.Src(), raw: bytes.Clone(em.Line()), ts: strings.Clone(c.ts)}
 	if len(c.ends) == cap(c.ends) { // calls given their result since need no end
 		c.ends = slices.DeleteFunc(c.ends, func(st *callState) bool { return st.done })
 	}
