@@ -1,9 +1,12 @@
 package codex
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/google/uuid"
 
 	"github.com/agt-project/agt"
 )
@@ -85,7 +88,7 @@ func newConv(legacy bool) *conv {
 // callState is a tool call seen in the input.
 type callState struct {
 	id    string   // the tool id of its events
-	event string   // event id of the call
+	event ref      // event id of the call
 	done  bool     // its result was emitted
 	sig   [16]byte // its name and input (see signature)
 	end   *endInfo
@@ -173,9 +176,13 @@ func (c *conv) callMCP(em *agt.Emitter, id, name string, input agt.Raw, mcp *agt
 	tid := c.ids.unique(c.session(em), id)
 	t := &agt.Tool{ID: tid, Name: name, NativeName: name, MCP: mcp, Input: input, NativeInput: input}
 	st := &callState{id: tid, sig: signature(name, input)} // tid is unique's copy, kept beyond the line
-	st.event = c.emit(em, agt.Event{Kind: agt.KindToolCall, Model: c.model, Tool: t}, tid, "call")
+	st.event = eventRef(c.emit(em, agt.Event{Kind: agt.KindToolCall, Model: c.model, Tool: t}, tid, "call"))
 	if id != "" {
-		c.calls[strings.Clone(id)] = st
+		key := tid // the same bytes as id the first time: one copy for both
+		if tid != id {
+			key = strings.Clone(id)
+		}
+		c.calls[key] = st
 	}
 	return st
 }
@@ -190,7 +197,7 @@ func (c *conv) result(em *agt.Emitter, id string, r agt.Result) {
 func (c *conv) resultOf(em *agt.Emitter, st *callState, id string, r agt.Result) {
 	key := ""
 	if st != nil {
-		r.ID, r.Call = st.id, st.event
+		r.ID, r.Call = st.id, st.event.String()
 		if !st.done {
 			key = st.id // a call's second result is keyed by its line
 		}
@@ -274,7 +281,10 @@ func (c *conv) releaseAll(em *agt.Emitter) {
 // endOf keeps what an end event tells of call st, which has no result
 // yet: its result may come later, or never (finish).
 func (c *conv) endOf(em *agt.Emitter, st *callState, r agt.Result) {
-	st.end = &endInfo{mark: c.mark(), res: r, src: em.Src(), raw: em.Line(), ts: c.ts}
+	// copies: an end may wait for the session's end (a web search's), and
+	// the line's bytes would pin its whole read block until then
+	r.ID, r.Call, r.Output = strings.Clone(r.ID), strings.Clone(r.Call), bytes.Clone(r.Output)
+	st.end = &endInfo{mark: c.mark(), res: r, src: em.Src(), raw: bytes.Clone(em.Line()), ts: strings.Clone(c.ts)}
 	if len(c.ends) == cap(c.ends) { // calls given their result since need no end
 		c.ends = slices.DeleteFunc(c.ends, func(st *callState) bool { return st.done })
 	}
@@ -296,4 +306,27 @@ func (c *conv) finish(em *agt.Emitter) {
 		c.resultOf(em, st, st.id, e.res)
 	}
 	c.ends = nil
+}
+
+// ref is an event id kept for later events (a call's, for its result): a
+// UUID in 16 bytes rather than its 36-character text, which a session of
+// hundreds of thousands of calls would hold as many strings.
+type ref struct {
+	u    uuid.UUID
+	text string // an id that is no UUID, kept as it is
+}
+
+func eventRef(id string) ref {
+	if u, err := uuid.Parse(id); err == nil && len(id) == 36 && u.String() == id {
+		return ref{u: u}
+	}
+	return ref{text: id}
+}
+
+// String is the event id.
+func (r ref) String() string {
+	if r.text != "" || r.u == uuid.Nil {
+		return r.text
+	}
+	return r.u.String()
 }

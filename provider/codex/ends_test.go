@@ -36,3 +36,22 @@ func TestEndsReleased(t *testing.T) {
 		t.Errorf("%d ends kept after %d calls given their output, want at most 2", len(c.ends), n)
 	}
 }
+
+// TestEndKeepsCopies: an end that waits for its call's output (a web
+// search's waits for the session's end) keeps copies of its line and
+// output, not slices of the read block they came in.
+func TestEndKeepsCopies(t *testing.T) {
+	c := newConv(false)
+	em := agt.NewEmitter(Provider{}.Name(), "codex-rollout", agt.Options{})
+	em.Session("s")
+	line := []byte(`{"end":1}`)
+	out := []byte(`{"status":"completed"}`)
+	em.At(agt.Src{Path: "r.jsonl", Line: 1}, line)
+	st := c.call(em, "ws_1", "web_search", agt.Raw(`{}`))
+	c.endOf(em, st, agt.Result{Output: out})
+	copy(line, "XXXXXXXXX")
+	copy(out, "XXXXXXXXXXXXXXXXXXXXXX")
+	if string(st.end.raw) != `{"end":1}` || string(st.end.res.Output) != `{"status":"completed"}` {
+		t.Errorf("the end's line %s and output %s change with the read block", st.end.raw, st.end.res.Output)
+	}
+}

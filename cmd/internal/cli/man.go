@@ -24,6 +24,7 @@ var envVars = []envVar{
 	{"COLUMNS", "color", "the width summary lines are cut to on a terminal (else the terminal's own width)"},
 	{"HOME", "discover", "the home folder under which --discover looks for the agents' default log folders"},
 	{"GOGC", "", "the Go garbage collector's target percentage (200 when unset)"},
+	{"TMPDIR", "", "where a session of more than 128 MiB of messages keeps its compressed older messages (agt.transcript/1 output and summary stream logs), in a file removed at once"},
 }
 
 // discoverVars are the environment variables --discover reads, each with the

@@ -106,6 +106,7 @@ data error under --strict, 2 usage error, 130 interrupted.`)
 		if err != nil {
 			return err
 		}
+		limitMemory()
 		st, err := read(c, cfg, fl, inputs, stage.NewJSONL(io.Out), io.Err)
 		return outcome(st, err, failed)
 	}

@@ -112,6 +112,7 @@ Exit status: 0 done (data errors are reported, not fatal; or following ended),
 		if err != nil {
 			return err
 		}
+		limitMemory()
 		st, err := read(c, cfg, fl, inputs, stage.NewJSONL(io.Out), io.Err)
 		return outcome(st, err, failed)
 	}

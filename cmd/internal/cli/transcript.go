@@ -257,18 +257,22 @@ func runTranscriptFolder(o *transcriptOpts) error {
 	return outcome(st, nil, o.failed)
 }
 
-// spillMemoryLimit is the soft memory limit of a run whose transcripts
-// spill their messages, unless GOMEMLIMIT sets one.
-const spillMemoryLimit = 256 << 20
+// softMemoryLimit is the soft memory limit of a run whose memory is its
+// work in flight and state that grows slowly with a session (agt-parse,
+// agt-normalize, transcripts that spill their messages), unless
+// GOMEMLIMIT sets one.
+const softMemoryLimit = 256 << 20
 
-// limitMemory sets spillMemoryLimit: a long session's spilled messages
-// are a live heap that grows slowly (about a fifth of its transcript,
-// compressed), which the filters' GOGC of 200 would let triple; past the
-// limit the collector works more instead (and a larger live heap still
-// runs: the runtime bounds the collector's share of the CPU).
+// limitMemory sets softMemoryLimit: a long session's parser state and
+// spilled messages are a live heap that grows slowly, which the filters'
+// GOGC of 200 would let triple (agt-parse peaked at 561 MB for 209 MB live
+// on a 2 GB Codex rollout, 270 MB with the limit, for about the same CPU);
+// past the limit the collector works more instead (and a larger live heap
+// still runs: the runtime bounds the collector's share of the CPU). A run
+// that holds whole sessions (an export) does not set it.
 func limitMemory() {
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(spillMemoryLimit)
+		debug.SetMemoryLimit(softMemoryLimit)
 	}
 }
 
