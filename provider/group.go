@@ -484,9 +484,6 @@ func identify(cfg Config, forced Provider, in stage.Input) (id identity) {
 	} else if p, format = Detect(h); p == nil {
 		return identity{}
 	}
-	// once the head is told (the types telling it need the decoder's
-	// one compiling lock, which Warm takes)
-	defer warm(p, format, cfg.Opts)
 	id = identity{prov: p.Name()}
 	if c, ok := p.(Continuer); ok {
 		id.lineage = c.Lineage(format, h)

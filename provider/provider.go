@@ -5,7 +5,6 @@ package provider
 
 import (
 	"sort"
-	"sync"
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/provider/acp"
@@ -61,37 +60,6 @@ type Grouper interface {
 // them.
 type Members interface {
 	Members(paths []string)
-}
-
-// Warmer is implemented by providers whose parsers decode into types the
-// JSON decoder takes long to prepare on their first use (it compiles a
-// decoder for each type, one at a time: 10 ms and more for a large record
-// type). Warm prepares the types a parser of format decodes with opts.
-// The grouping pass calls it once per format and process, on a goroutine
-// of its own, as soon as it meets an input of the format: the types are
-// then ready before the decoding goroutines need them, instead of being
-// compiled on one while the others wait.
-type Warmer interface {
-	Warm(format string, opts agt.Options)
-}
-
-// warmed holds the provider and format pairs Warm was called for.
-var warmed sync.Map
-
-// warm calls p's Warm for format once in the process, on a goroutine of
-// its own.
-func warm(p Provider, format string, opts agt.Options) {
-	w, ok := p.(Warmer)
-	if !ok {
-		return
-	}
-	type key struct {
-		provider, format string
-		opts             agt.Options
-	}
-	if _, done := warmed.LoadOrStore(key{p.Name(), format, opts}, true); !done {
-		go w.Warm(format, opts)
-	}
 }
 
 // Tentative is implemented by providers whose Sniff may name another
