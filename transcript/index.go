@@ -873,11 +873,12 @@ func (ix *Index) Done(unit string, files []IndexFile, done bool, members []strin
 }
 
 // saveSoon saves the index when the output recorded since the last save
-// outweighs the index itself, so that a killed run loses little and the
-// index is written a bounded number of times over.
+// outweighs the index itself saveEvery times, so that a killed run loses
+// little (its files are written again by the next run) and the index is
+// encoded about 1/saveEvery of the output's size over the run.
 func (ix *Index) saveSoon(d *Dir) {
 	ix.mu.Lock()
-	due := ix.since >= ix.size
+	due := ix.since >= saveEvery*ix.size
 	ix.mu.Unlock()
 	if due {
 		if err := ix.Save(); err != nil && d.Warn != nil {
@@ -885,6 +886,12 @@ func (ix *Index) saveSoon(d *Dir) {
 		}
 	}
 }
+
+// saveEvery: the index was saved each time the output recorded since
+// outweighed it once, which encoded as many bytes of index as the run wrote
+// of transcripts (0.12 s of a 224 MB tree's 0.9 s); at 16 times, a
+// sixteenth.
+const saveEvery = 16
 
 // Save writes the index atomically, when it changed.
 func (ix *Index) Save() error {
