@@ -176,12 +176,13 @@ type Dir struct {
 	run     string
 	seq     atomic.Int64
 	dirs    map[string]error
-	written map[string]string // nameKey(transcript path) → unit, this run
-	cur     *unitFiles        // the unit under way
-	ended   []*unitFiles      // units ended, recorded once their files are in place
-	session string            // the session being written
-	chain   []*fileJob        // the session's files, handed on together
-	next    []string          // the units of the group about to be flushed
+	subs    map[string]*os.Root // the provider folders made, opened once
+	written map[string]string   // nameKey(transcript path) → unit, this run
+	cur     *unitFiles          // the unit under way
+	ended   []*unitFiles        // units ended, recorded once their files are in place
+	session string              // the session being written
+	chain   []*fileJob          // the session's files, handed on together
+	next    []string            // the units of the group about to be flushed
 	count   int
 
 	work    chan *fileJob
@@ -201,10 +202,14 @@ type unitFiles struct {
 // its record or the error that kept it from its place.
 type fileJob struct {
 	name, tmp, session string
-	fill               func(io.Writer) error
-	file               IndexFile
-	err                error
-	done               chan struct{}
+	// in: the provider folder's root, where the file is base and its
+	// temporary copy tmpBase (nil: DIR's root, with name and tmp)
+	in            *os.Root
+	base, tmpBase string
+	fill          func(io.Writer) error
+	file          IndexFile
+	err           error
+	done          chan struct{}
 	// after are the other files of its session, written in turn by the
 	// same writer (the transcript first: on a full disk it is the one
 	// that has a place, whatever the writers' pace)
@@ -330,6 +335,9 @@ func (d *Dir) Close() error {
 	err := d.record(true)
 	close(d.work)
 	d.writers.Wait()
+	for _, sub := range d.subs {
+		sub.Close()
+	}
 	if cerr := d.root.Close(); err == nil {
 		err = cerr
 	}
@@ -430,6 +438,14 @@ func (d *Dir) mkdir(name string) error {
 		}
 	}
 	d.dirs[name] = err
+	if err == nil {
+		if sub, serr := d.root.OpenRoot(name); serr == nil {
+			if d.subs == nil {
+				d.subs = map[string]*os.Root{}
+			}
+			d.subs[name] = sub
+		}
+	}
 	return err
 }
 
@@ -536,6 +552,9 @@ func (d *Dir) write(name string, fill func(io.Writer) error) error {
 		return fmt.Errorf("%s: refused: not a file of a provider folder of %s", name, d.path)
 	}
 	j := &fileJob{name: name, tmp: d.tempName(name), session: d.session, fill: fill, done: make(chan struct{})}
+	if dir, file := path.Split(name); d.subs[strings.TrimSuffix(dir, "/")] != nil {
+		j.in, j.base, j.tmpBase = d.subs[strings.TrimSuffix(dir, "/")], file, path.Base(j.tmp)
+	}
 	d.cur.jobs = append(d.cur.jobs, j)
 	d.chain = append(d.chain, j)
 	return nil
@@ -555,7 +574,11 @@ func (d *Dir) writer() {
 // writeFile writes the file of j into place and closes j.done.
 func (d *Dir) writeFile(j *fileJob) {
 	sum := sha256.New()
-	n, err := writeAtomic(d.root, j.name, j.tmp, func(w io.Writer) error { return j.fill(io.MultiWriter(w, sum)) })
+	root, name, tmp := d.root, j.name, j.tmp
+	if j.in != nil { // a path of one name: no folder walked for each file
+		root, name, tmp = j.in, j.base, j.tmpBase
+	}
+	n, err := writeAtomic(root, name, tmp, func(w io.Writer) error { return j.fill(io.MultiWriter(w, sum)) })
 	if err != nil {
 		j.err = fmt.Errorf("%s: %w", filepath.Join(d.path, j.name), unwrapPath(err))
 	} else {
