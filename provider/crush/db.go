@@ -13,19 +13,13 @@ import (
 // errForeign is the error of a SQLite database that is not Crush's.
 var errForeign = errors.New("not a Crush database (no sessions table, no messages table with parts)")
 
-// isCrushDB tells whether path is a regular file holding a SQLite database
-// with Crush's tables.
-func isCrushDB(path string) bool { return sqlitero.Holds(path, openDB) }
-
-// openDB opens the database at path if it has Crush's tables.
-func openDB(path string) (*sqlitero.DB, error) {
-	return sqlitero.OpenIf(path, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND
-		(name = 'sessions' OR (name = 'messages' AND sql LIKE '%parts%'))`, 2, errForeign)
-}
-
-// openRows streams the rows of the database at path as JSON lines.
-func openRows(path string) (io.ReadCloser, error) {
-	return sqlitero.Stream(path, openDB, func(db *sqlitero.DB, w io.Writer) error { return writeRows(db.DB, w) })
+// store is Crush's database, with its sessions and messages.
+var store = sqlitero.Store{
+	Probe: `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND
+		(name = 'sessions' OR (name = 'messages' AND sql LIKE '%parts%'))`,
+	Want:    2,
+	Foreign: errForeign,
+	Write:   func(db *sqlitero.DB, w io.Writer) error { return writeRows(db.DB, w) },
 }
 
 // tables are the tables read after each session, with their order.

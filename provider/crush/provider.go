@@ -64,8 +64,8 @@ func (Provider) NewParser(string, agt.Options) agt.Parser {
 
 // Claim makes a Crush database one input: its rows, one JSON line each.
 func (Provider) Claim(path string, isDir bool) (stage.Input, bool) {
-	if isDir || !isCrushDB(path) {
+	if isDir || !store.Holds(path) {
 		return stage.Input{}, false
 	}
-	return stage.Input{Path: path, Open: func() (io.ReadCloser, error) { return openRows(path) }}, true
+	return stage.Input{Path: path, Open: func() (io.ReadCloser, error) { return store.Rows(path) }}, true
 }

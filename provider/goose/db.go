@@ -12,18 +12,14 @@ import (
 // errForeign is the error of a SQLite database that is not Goose's.
 var errForeign = errors.New("not a Goose database (no sessions table with working_dir, no messages table with content_json)")
 
-// isGooseDB tells whether path is a regular file holding a SQLite database
-// with Goose's tables.
-func isGooseDB(path string) bool { return sqlitero.Holds(path, openDB) }
-
-// openDB opens the database at path if it has Goose's tables.
-func openDB(path string) (*sqlitero.DB, error) {
-	return sqlitero.OpenIf(path, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND
-		((name = 'sessions' AND sql LIKE '%working_dir%') OR (name = 'messages' AND sql LIKE '%content_json%'))`, 2, errForeign)
+// store is Goose's database, with its sessions and messages.
+var store = sqlitero.Store{
+	Probe: `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND
+		((name = 'sessions' AND sql LIKE '%working_dir%') OR (name = 'messages' AND sql LIKE '%content_json%'))`,
+	Want:    2,
+	Foreign: errForeign,
+	Write:   writeRows,
 }
-
-// openRows streams the rows of the database at path as JSON lines.
-func openRows(path string) (io.ReadCloser, error) { return sqlitero.Stream(path, openDB, writeRows) }
 
 // line is one row as the parser reads it.
 type line struct {

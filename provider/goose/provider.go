@@ -107,8 +107,8 @@ func (Provider) NewParser(format string, _ agt.Options) agt.Parser {
 
 // Claim makes a Goose database one input: its rows, one JSON line each.
 func (Provider) Claim(path string, isDir bool) (stage.Input, bool) {
-	if isDir || filepath.Ext(path) == ".jsonl" || !isGooseDB(path) {
+	if isDir || filepath.Ext(path) == ".jsonl" || !store.Holds(path) {
 		return stage.Input{}, false
 	}
-	return stage.Input{Path: path, Open: func() (io.ReadCloser, error) { return openRows(path) }}, true
+	return stage.Input{Path: path, Open: func() (io.ReadCloser, error) { return store.Rows(path) }}, true
 }

@@ -26,18 +26,14 @@ import (
 // errForeign is the error of a SQLite database that is not the CLI's.
 var errForeign = errors.New("not a Kiro CLI database (no conversations table)")
 
-// isKiroDB tells whether path is a regular file holding a SQLite database
-// with the CLI's conversations.
-func isKiroDB(path string) bool { return sqlitero.Holds(path, openDB) }
-
-// openDB opens the database at path if it has a conversations table.
-func openDB(path string) (*sqlitero.DB, error) {
-	return sqlitero.OpenIf(path, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND
-		((name = 'conversations_v2' AND sql LIKE '%conversation_id%') OR (name = 'conversations' AND sql LIKE '%value%'))`, 1, errForeign)
+// store is the CLI's database, with its conversations.
+var store = sqlitero.Store{
+	Probe: `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND
+		((name = 'conversations_v2' AND sql LIKE '%conversation_id%') OR (name = 'conversations' AND sql LIKE '%value%'))`,
+	Want:    1,
+	Foreign: errForeign,
+	Write:   writeRows,
 }
-
-// openRows streams the conversations of the database at path as lines.
-func openRows(path string) (io.ReadCloser, error) { return sqlitero.Stream(path, openDB, writeRows) }
 
 // convRow is one conversation line of a database.
 type convRow struct {

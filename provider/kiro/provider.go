@@ -78,8 +78,8 @@ func (Provider) NewParser(format string, opts agt.Options) agt.Parser {
 // Claim makes the legacy chat's database one input: a line per
 // conversation (db.go).
 func (Provider) Claim(path string, isDir bool) (stage.Input, bool) {
-	if isDir || !isKiroDB(path) {
+	if isDir || !store.Holds(path) {
 		return stage.Input{}, false
 	}
-	return stage.Input{Path: path, Open: func() (io.ReadCloser, error) { return openRows(path) }}, true
+	return stage.Input{Path: path, Open: func() (io.ReadCloser, error) { return store.Rows(path) }}, true
 }

@@ -206,11 +206,23 @@ func Each(db *sql.DB, q string, args []any, fn func(map[string]any) error) error
 // Magic opens every SQLite database file.
 const Magic = "SQLite format 3\x00"
 
+// Store is an agent's database: Probe counts the tables that mark it
+// (OpenIf's query: Want of them, else Foreign), Write writes its rows as
+// the lines its parser reads.
+type Store struct {
+	Probe   string
+	Want    int
+	Foreign error
+	Write   func(*DB, io.Writer) error
+}
+
+// Open opens the database at path if it is the store's.
+func (s Store) Open(path string) (*DB, error) { return OpenIf(path, s.Probe, s.Want, s.Foreign) }
+
 // Holds tells whether path is a regular file holding a SQLite database
-// that open accepts (an agent's opener, which checks its tables). Only
-// regular files are looked into: reading the head of a pipe would take it
-// from its reader.
-func Holds(path string, open func(string) (*DB, error)) bool {
+// with the store's tables. Only regular files are looked into: reading
+// the head of a pipe would take it from its reader.
+func (s Store) Holds(path string) bool {
 	st, err := os.Stat(path)
 	if err != nil || !st.Mode().IsRegular() {
 		return false
@@ -225,7 +237,7 @@ func Holds(path string, open func(string) (*DB, error)) bool {
 	if string(head[:n]) != Magic {
 		return false
 	}
-	db, err := open(path)
+	db, err := s.Open(path)
 	if err != nil {
 		return false
 	}
@@ -233,17 +245,17 @@ func Holds(path string, open func(string) (*DB, error)) bool {
 	return true
 }
 
-// Stream opens the database at path with open and returns what write
-// writes of it (the rows as lines a parser reads), written on a goroutine
-// of its own; a read error ends the stream after what was written.
-func Stream(path string, open func(string) (*DB, error), write func(*DB, io.Writer) error) (io.ReadCloser, error) {
-	db, err := open(path)
+// Rows opens the database at path and returns what Write writes of it,
+// written on a goroutine of its own; a read error ends the stream after
+// what was written.
+func (s Store) Rows(path string) (io.ReadCloser, error) {
+	db, err := s.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	pr, pw := io.Pipe()
 	go func() {
-		err := write(db, pw)
+		err := s.Write(db, pw)
 		db.Close()
 		pw.CloseWithError(err)
 	}()
