@@ -253,6 +253,13 @@ func (m md) list(ls []string, i int) int {
 func indentOf(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
 
 // inline renders a line's inline Markdown: `code`, **strong**, *em* and
+// wrap writes s, read as inline Markdown, inside an HTML element tag.
+func (m md) wrap(tag, s string) {
+	m.b.WriteString("<" + tag + ">")
+	m.inline(s)
+	m.b.WriteString("</" + tag + ">")
+}
+
 // _em_, [text](address).
 func (m md) inline(s string) {
 	for len(s) > 0 {
@@ -279,9 +286,7 @@ func (m md) inline(s string) {
 			d := s[:1]
 			if strings.HasPrefix(s, d+d) {
 				if end := strings.Index(s[2:], d+d); end > 0 {
-					m.b.WriteString("<strong>")
-					m.inline(s[2 : 2+end])
-					m.b.WriteString("</strong>")
+					m.wrap("strong", s[2:2+end])
 					s = s[2+end+2:]
 					continue
 				}
@@ -290,9 +295,7 @@ func (m md) inline(s string) {
 				continue
 			}
 			if end := strings.Index(s[1:], d); end > 0 && s[1] != ' ' && s[end] != ' ' && (d == "*" || wordEnd(s, end+2)) {
-				m.b.WriteString("<em>")
-				m.inline(s[1 : 1+end])
-				m.b.WriteString("</em>")
+				m.wrap("em", s[1:1+end])
 				s = s[1+end+1:]
 				continue
 			}
