@@ -18,7 +18,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -157,7 +156,7 @@ func runBadCase(t *testing.T, file string) {
 	}
 	var stdout io.Writer
 	var out bytes.Buffer
-	var errb lockedBuffer
+	var errb syncBuffer // a run's goroutine may still write once Run has returned (a followed run's reader, left behind)
 	stdout = &out
 	if _, ok := want["fullout"]; ok {
 		stdout = fullWriter{}
@@ -167,7 +166,7 @@ func runBadCase(t *testing.T, file string) {
 		snap = tree(filepath.Dir(dir))
 	}
 	code := Run(context.Background(), app(IO{In: bytes.NewReader(stdin), Out: stdout, Err: &errb}), args)
-	stderr := errb.String()
+	stderr := string(errb.Bytes())
 	if w := want["exit"]; len(w) > 0 && strconv.Itoa(code) != w[0] {
 		t.Errorf("exit %d, want %s; stderr:\n%s", code, w[0], stderr)
 	}
@@ -905,24 +904,4 @@ func ownSessionLine(sess string) string {
 		return claudeLine
 	}
 	return strings.Replace(strings.Replace(claudeLine, `"s1"`, `"`+sess+`"`, 1), `"u1"`, `"u-`+sess+`"`, 1)
-}
-
-// lockedBuffer is a stderr that a run's goroutine may still write once Run
-// has returned (a followed run's reader, left behind by a failed run, as a
-// pipe's read is).
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
