@@ -243,6 +243,9 @@ func (c *conv) endMCP(em *agt.Emitter, m *agt.Meta, id, name string, input agt.R
 		c.meta(em, m)
 		return st
 	}
+	if id == "" { // an end that names no call: a call of its own, its id from its line
+		id = lineID("end_", content(em.Line()))
+	}
 	st = c.callMCP(em, id, name, input, mcp)
 	c.result(em, id, r)
 	return st

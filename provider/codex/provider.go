@@ -95,7 +95,8 @@
 //     the item reports completed or failed gets a result {"status": …} from
 //     the item when the file ends (failed is an error). An item without an id
 //     is given "ws_" and 16 hex digits of the SHA-256 of its line's content
-//     (without its timestamp, as record keys).
+//     (without its timestamp, as record keys); an end event (exec_command_end,
+//     …) that names no call is a call of its own with "end_" and such digits.
 //   - Errors the agent reports (event_msg error/stream_error/warning, exec
 //     error lines and turn.failed, exec error items) are system events; the
 //     error kind is kept for input that cannot be read.
