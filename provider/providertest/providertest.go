@@ -232,14 +232,6 @@ func Sample(t testing.TB, rel string) string {
 	return only(t, rel, func(p string) string { return Testdata(t, p, rel) })
 }
 
-// CorpusSample is Sample in the shared corpus (corpus/<provider>/rel);
-// the test skips without the corpus.
-func CorpusSample(t testing.TB, rel string) string {
-	t.Helper()
-	dir := CorpusDir(t)
-	return only(t, rel, func(p string) string { return filepath.Join(dir, p, rel) })
-}
-
 // only is the one path at(p) of a registered provider p that exists.
 func only(t testing.TB, rel string, at func(p string) string) string {
 	t.Helper()
