@@ -491,6 +491,11 @@ type tail struct {
 	// reader waits (Idle) while it is at the end of the file (atEnd): what
 	// it read is then converted, and it holds no block
 	placed, atEnd, idle atomic.Bool
+	// last holds the last bytes read (lastN of them, ending at off): a
+	// file written anew in place and grown past off between two looks
+	// differs there, where a file written on does not
+	last  [32]byte
+	lastN int
 }
 
 func (t *tail) unplace() {
@@ -564,6 +569,15 @@ func (t *tail) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	for {
+		if t.rewritten() {
+			t.fl.note("%s: written anew: reading it again from its start", t.path)
+			if st, err := t.f.Stat(); err == nil {
+				t.off = st.Size() // as a truncation: nothing more is read of it
+			}
+			t.final = true
+			t.fl.forget(t.path)
+			return 0, io.EOF
+		}
 		final := t.final || t.ctx.Err() != nil
 		n, err := t.f.ReadAt(p, t.off)
 		if err != nil && err != io.EOF {
@@ -581,6 +595,7 @@ func (t *tail) Read(p []byte) (int, error) {
 		}
 		if n > 0 {
 			t.off += int64(n)
+			t.keepLast(p[:n])
 			t.fl.touch()
 			return n, nil
 		}
@@ -589,6 +604,29 @@ func (t *tail) Read(p []byte) (int, error) {
 		}
 		t.wait()
 	}
+}
+
+// keepLast keeps the last bytes of b, just read, in t.last.
+func (t *tail) keepLast(b []byte) {
+	if len(b) >= len(t.last) {
+		t.lastN = copy(t.last[:], b[len(b)-len(t.last):])
+		return
+	}
+	keep := min(t.lastN, len(t.last)-len(b))
+	copy(t.last[:], t.last[t.lastN-keep:t.lastN])
+	t.lastN = keep + copy(t.last[keep:], b)
+}
+
+// rewritten tells whether the bytes before off are no longer those read:
+// the file was truncated and written again past off between two looks
+// (a file that is shorter than off is told truncated by changed).
+func (t *tail) rewritten() bool {
+	if t.lastN == 0 || t.final {
+		return false
+	}
+	var b [len(t.last)]byte
+	n, _ := t.f.ReadAt(b[:t.lastN], t.off-int64(t.lastN))
+	return n == t.lastN && !bytes.Equal(b[:n], t.last[:t.lastN])
 }
 
 // Ready waits until the file holds more than was read (or following

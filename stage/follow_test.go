@@ -236,3 +236,47 @@ func TestFollowable(t *testing.T) {
 		}
 	}
 }
+
+// TestTailWrittenAnew: a followed file truncated and written again past
+// where it was read, between two looks (no read waited to see it shrink),
+// is not read on from there: its reader ends, and the file is found again
+// as a new file, read from its start.
+func TestTailWrittenAnew(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	appendTo(t, path, "one\n")
+	var mu sync.Mutex
+	var notes []string
+	fl := &Follower{Poll: time.Hour, Note: func(m string) { mu.Lock(); notes = append(notes, m); mu.Unlock() }}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r, err := fl.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if got := await(t, readAsync(r)); got.text != "one\n" {
+		t.Fatalf("first read %q, %v", got.text, got.err)
+	}
+	if err := os.WriteFile(path, []byte("another\nsecond\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := await(t, readAsync(r)); got.text != "" || got.err != io.EOF {
+		t.Fatalf("after the file was written anew read %q, %v; want the end", got.text, got.err)
+	}
+	mu.Lock()
+	if len(notes) != 1 || !strings.Contains(notes[0], "written anew") {
+		t.Errorf("notes %q, want one on the file written anew", notes)
+	}
+	mu.Unlock()
+	if !fl.claim(path) {
+		t.Error("the file written anew is still known: Watch would not read it again")
+	}
+	r2, err := fl.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	if got := await(t, readAsync(r2)); got.text != "another\nsecond\n" {
+		t.Fatalf("the file written anew read again: %q, %v", got.text, got.err)
+	}
+}
