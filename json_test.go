@@ -117,3 +117,30 @@ func TestMismatchAfterCustomDecoder(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeMismatchKeepsRest: a member of the wrong type leaves v filled
+// with every other member, before it and after it, and the error names it.
+func TestDecodeMismatchKeepsRest(t *testing.T) {
+	var v struct {
+		Kind  string `json:"kind"`
+		Usage struct {
+			Cost  float64 `json:"cost_usd"`
+			Input int64   `json:"input"`
+			After string  `json:"after"`
+		} `json:"usage"`
+		Tail string `json:"tail"`
+	}
+	for in, want := range map[string]string{
+		`{"kind":"k","usage":{"cost_usd":1e999,"after":"a"},"tail":"t"}`: `"cost_usd": a number too large`,
+		`{"kind":"k","usage":{"input":"12","after":"a"},"tail":"t"}`:     `"input": a string where an integer belongs`,
+	} {
+		v.Kind, v.Usage.After, v.Tail = "", "", ""
+		err := Decode([]byte(in), &v)
+		if err == nil || err.Error() != "unexpected field type: "+want {
+			t.Errorf("%s: %v, want %s", in, err, want)
+		}
+		if v.Kind != "k" || v.Usage.After != "a" || v.Tail != "t" {
+			t.Errorf("%s: kept %+v, want kind, after and tail", in, v)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package agt
+
+import (
+	"reflect"
+	"sync"
+	"sync/atomic"
+	"unsafe" // and go:linkname
+
+	"github.com/bytedance/sonic/decoder"
+)
+
+// sonic has two decoders. The JIT one compiles machine code for each Go
+// type it first meets: about 35 ms of CPU at every start of a filter, more
+// than a small input takes to read. The other, the one it uses on arm64,
+// compiles in a fraction of that time but reads a record at about half the
+// speed. So a type is read by the non-JIT decoder until it has been read
+// hotDecodes times; then the JIT decoder compiles it on a goroutine of its
+// own and reads it from then on. A run over a few records never compiles;
+// a run over many compiles only the types it reads often.
+//
+// sonic chooses its decoder once, from an environment variable read before
+// any package of this module starts; decodeImpl, the choice, is set here
+// instead, after sonic's init and before any record is decoded.
+//
+// The two decoders part on records they refuse: the non-JIT decoder stops
+// at a member of the wrong type where the JIT one fills the others, and it
+// refuses a number past float64's range even in a member it skips. A
+// record the non-JIT decoder refuses is read again by the JIT one, so that
+// what is kept of it and how its error is worded do not depend on which
+// decoder read it.
+//
+//go:linkname decodeImpl github.com/bytedance/sonic/internal/decoder/api.decodeImpl
+var decodeImpl func(s *string, i *int, f uint64, val any) error
+
+//go:linkname optDecode github.com/bytedance/sonic/internal/decoder/optdec.Decode
+func optDecode(s *string, i *int, f uint64, val any) error
+
+//go:linkname jitDecode github.com/bytedance/sonic/internal/decoder/jitdec.Decode
+func jitDecode(s *string, i *int, f uint64, val any) error
+
+func init() { decodeImpl = decode }
+
+// hotDecodes is how many records of a type the non-JIT decoder reads
+// before the JIT decoder compiles the type.
+const hotDecodes = 1024
+
+// tier is what decode knows of a type: how often it was read, and whether
+// the JIT decoder has compiled it.
+type tier struct {
+	n   atomic.Int64
+	jit atomic.Bool
+}
+
+// tiers holds a tier for each type decoded into, by its type word.
+var tiers sync.Map
+
+func decode(s *string, i *int, f uint64, val any) error {
+	typ := (*[2]unsafe.Pointer)(unsafe.Pointer(&val))[0]
+	v, ok := tiers.Load(typ)
+	if !ok {
+		v, _ = tiers.LoadOrStore(typ, new(tier))
+	}
+	t := v.(*tier)
+	if t.jit.Load() {
+		return jitDecode(s, i, f, val)
+	}
+	if t.n.Add(1) == hotDecodes {
+		if rt := reflect.TypeOf(val); rt.Kind() == reflect.Pointer {
+			go func() {
+				if decoder.Pretouch(rt.Elem()) == nil {
+					t.jit.Store(true)
+				}
+			}()
+		}
+	}
+	start := *i
+	err := optDecode(s, i, f, val)
+	if err == nil {
+		return nil
+	}
+	*i = start
+	return jitDecode(s, i, f, val)
+}
