@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -178,48 +179,68 @@ func object(rec []byte) ([]byte, error) {
 
 // mismatch is fieldMsg of sonic's error decoding t into v; where sonic
 // does not tell the place (after a member with a decoder of its own it
-// points at the object's end), encoding/json's decode of t names the
-// member (a slower second decode, on this error path only).
+// points at the object's end) or tells no mismatch (the non-JIT decoder
+// fails a number past float64's range as a syntax error),
+// encoding/json's decode of t names the member (a slower second decode,
+// on this error path only).
 func mismatch(t []byte, v any, err error) string {
-	msg := fieldMsg(t, err.Error())
-	if !strings.HasPrefix(msg, "byte ") {
+	msg, ok := fieldMsg(t, err.Error())
+	if ok && !strings.HasPrefix(msg, "byte ") {
 		return msg
 	}
 	var te *json.UnmarshalTypeError
 	if !errors.As(json.Unmarshal(t, v), &te) || te.Field == "" {
 		return msg
 	}
-	got, _, _ := strings.Cut(te.Value, " ") // "number -1": a number
+	got, num, _ := strings.Cut(te.Value, " ") // "number -1": a number
 	if got == "bool" {
 		got = "boolean"
 	}
-	key := te.Field[strings.LastIndexByte(te.Field, '.')+1:]
-	return fmt.Sprintf("%q: %s %s where %s belongs", key, article(got), got, wanted(te.Type.String()))
+	key := strconv.Quote(te.Field[strings.LastIndexByte(te.Field, '.')+1:])
+	if want := wanted(te.Type.String()); got != "number" || want != "a number" && (want != "an integer" || !integral([]byte(num))) {
+		return fmt.Sprintf("%s: %s %s where %s belongs", key, article(got), got, want)
+	}
+	return key + ": a number too large"
 }
 
 // fieldMsg explains a decoder type mismatch in one line: which key holds
 // what, and what belongs there ("kind": a number where a string belongs),
-// or the decoder's first line when it cannot tell.
-func fieldMsg(t []byte, msg string) string {
+// or the decoder's first line when it cannot tell (ok false). The
+// non-JIT decoder places a string one byte in, past its quote: the place
+// is moved back to the quote.
+func fieldMsg(t []byte, msg string) (_ string, ok bool) {
 	first, _, _ := strings.Cut(msg, "\n")
 	var want string
 	var pos int
 	if _, err := fmt.Sscanf(first, "Mismatch type %s with value", &want); err != nil {
-		return first
+		return first, false
 	}
 	i := strings.Index(msg, "at index ")
 	if i < 0 {
-		return first
+		return first, false
 	}
 	if _, err := fmt.Sscanf(msg[i:], "at index %d", &pos); err != nil || pos < 0 || pos >= len(t) {
-		return first
+		return first, false
+	}
+	if pos > 1 && t[pos-1] == '"' && strings.IndexByte(":,[", lastToken(t[:pos-1])) >= 0 {
+		pos--
 	}
 	got := jsonKind(t[pos])
 	want = wanted(want)
 	if got == "number" && (want == "a number" || want == "an integer" && integral(t[pos:])) {
-		return fmt.Sprintf("%s: a number too large", keyBefore(t, pos))
+		return fmt.Sprintf("%s: a number too large", keyBefore(t, pos)), true
 	}
-	return fmt.Sprintf("%s: %s %s where %s belongs", keyBefore(t, pos), article(got), got, want)
+	return fmt.Sprintf("%s: %s %s where %s belongs", keyBefore(t, pos), article(got), got, want), true
+}
+
+// lastToken is the last byte of b that is not JSON white space, 0 if none.
+func lastToken(b []byte) byte {
+	for j := len(b) - 1; j >= 0; j-- {
+		if c := b[j]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return c
+		}
+	}
+	return 0
 }
 
 // wanted is what a Go type takes, as a JSON kind with its article.
