@@ -14,7 +14,7 @@ LDFLAGS := -s -w $(if $(VERSION),-X github.com/agt-project/agt.Version=$(VERSION
 # no path of the machine it was built on (-trimpath) and has its version
 BUILDFLAGS := -trimpath -ldflags "$(LDFLAGS)"
 
-.PHONY: all build install install-docs man completions dist test check long race stub lint demo bench gobench fuzz vet fmt clean
+.PHONY: all build install install-docs man completions dist test check long race stub arm64 lint demo bench gobench fuzz vet fmt clean
 
 all: build
 
@@ -102,13 +102,21 @@ test: vet
 	@test -f $(CORPUS)/PROVENANCE.tsv || echo "make test: no corpus at $(CORPUS): the corpus tests are skipped (see README, 'The shared folder')"
 	$(GO) test -short -count=1 ./...
 
-check: lint long race stub
+check: lint long race stub arm64
 
 # stub: the stub-provider test (docs/adding-a-provider.md): the template
 # provider registered by one row (provider/stub.go, build tag agtstub) and
 # every test run with it, as with any other provider
 stub:
 	$(GO) test -short -count=1 -tags agtstub ./...
+
+# arm64: the root package's tests built for arm64 and run under qemu-user,
+# where sonic decodes with its non-JIT decoder alone (decoder_arm64.go);
+# skipped with one line where qemu-aarch64-static is not installed
+arm64:
+	@if command -v qemu-aarch64-static >/dev/null; then \
+		GOARCH=arm64 $(GO) test -count=1 -exec qemu-aarch64-static . ; \
+	else echo "qemu-aarch64-static is not installed: the arm64 tests are skipped"; fi
 
 # long: the packages whose tests -short cuts (the whole corpus, the long
 # cases), without it; the others ran whole in make test, the fuzz seeds of
