@@ -24,6 +24,14 @@ func BenchmarkFused(b *testing.B) {
 	benchTrees(b, Transcript, "agt-transcript", "-q")
 }
 
+// BenchmarkFolder is agt-transcript -o over each provider's generated
+// tree, in process, into a fresh folder each time: the -o row of `make
+// bench`.
+func BenchmarkFolder(b *testing.B) {
+	out := filepath.Join(b.TempDir(), "out")
+	benchTrees(b, Transcript, "agt-transcript", "-q", "-o", out)
+}
+
 // benchTrees runs the app built by newApp with args over each provider's
 // generated tree.
 func benchTrees(b *testing.B, newApp func(IO) *cli.App, args ...string) {
@@ -42,6 +50,13 @@ func benchTrees(b *testing.B, newApp func(IO) *cli.App, args ...string) {
 			b.SetBytes(size)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				for i, a := range args { // a folder written afresh each time (-o)
+					if a == "-o" {
+						os.RemoveAll(args[i+1])
+					}
+				}
+				b.StartTimer()
 				var errb bytes.Buffer
 				app := newApp(IO{In: bytes.NewReader(nil), Out: io.Discard, Err: &errb})
 				if code := Run(context.Background(), app, append(args[:len(args):len(args)], dir)); code != ExitOK {
