@@ -2,6 +2,9 @@ package provider
 
 import (
 	"compress/gzip"
+	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,8 +29,9 @@ func TestBlockFor(t *testing.T) {
 	}
 }
 
-// TestFileSize: the size of a plain file is known; a compressed file's,
-// read decompressed, is not.
+// TestFileSize: the size of a plain file is known, also through a reader
+// that passes its bytes on with its Stat; a compressed file's, read
+// decompressed, is not.
 func TestFileSize(t *testing.T) {
 	dir := t.TempDir()
 	plain, packed := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl.gz")
@@ -53,6 +57,22 @@ func TestFileSize(t *testing.T) {
 		if got := f.size(); got != want[in.Path] {
 			t.Errorf("%s: size %d, want %d", in.Path, got, want[in.Path])
 		}
+		// a reader that passes the bytes on as they are, with their Stat
+		// (agt-transcript -o's, which hashes them)
+		f.rc = passOn{rc}
+		if got := f.size(); got != want[in.Path] {
+			t.Errorf("%s passed on: size %d, want %d", in.Path, got, want[in.Path])
+		}
 		rc.Close()
 	}
+}
+
+// passOn is a reader of another's bytes, with its Stat when it has one.
+type passOn struct{ io.ReadCloser }
+
+func (p passOn) Stat() (fs.FileInfo, error) {
+	if s, ok := p.ReadCloser.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		return s.Stat()
+	}
+	return nil, errors.ErrUnsupported
 }

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -446,9 +446,10 @@ func blockFor(left int64) int {
 }
 
 // size is the size of a plain file read as it is (not decompressed, not a
-// stream), -1 for any other input.
+// stream), -1 for any other input. A reader that passes a file's bytes on
+// as they are (the -o folder's, which hashes them) has the file's Stat.
 func (f *fileRead) size() int64 {
-	file, ok := f.rc.(*os.File)
+	file, ok := f.rc.(interface{ Stat() (fs.FileInfo, error) })
 	if !ok || f.br.Stream() {
 		return -1
 	}

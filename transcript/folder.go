@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -261,6 +262,10 @@ type watched struct {
 	io.ReadCloser
 	fail func()
 }
+
+// Stat and Stream are the input's own (see hashing).
+func (w *watched) Stat() (fs.FileInfo, error) { return statOf(w.ReadCloser) }
+func (w *watched) Stream() bool               { return stage.IsStream(w.ReadCloser) }
 
 func (w *watched) Read(p []byte) (int, error) {
 	n, err := w.ReadCloser.Read(p)

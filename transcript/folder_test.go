@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
 )
 
 // TestFolderWritesInParallel: a folder has as many writers as the run has
@@ -73,5 +75,52 @@ func TestFolderWriters(t *testing.T) {
 	}
 	if writers(0) < dirWriters {
 		t.Errorf("writers(0) = %d", writers(0))
+	}
+}
+
+// TestFolderInputsReadAsThemselves: the folder's inputs, which hash what
+// is read, are read as the inputs themselves are: a plain file tells its
+// size (the reader's blocks fit it; without it every file's tail took a
+// batch's block, 40% more bytes allocated on the Claude bench tree) and
+// is no stream, a pipe is one.
+func TestFolderInputsReadAsThemselves(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "a.jsonl")
+	if err := os.WriteFile(plain, []byte("{}\n{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	f, err := OpenFolder(filepath.Join(dir, "out"), FolderConfig{UnitKey: func(p string) string { return p }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	pipe := stage.Input{Path: filepath.Join(dir, "pipe"), Open: func() (io.ReadCloser, error) { return pr, nil }}
+	ins := f.Inputs([]stage.Input{stage.FileInput(plain), pipe})
+	rc, err := ins[0].Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	st, ok := rc.(interface{ Stat() (fs.FileInfo, error) })
+	if !ok {
+		t.Fatalf("%T has no Stat", rc)
+	}
+	if fi, err := st.Stat(); err != nil || fi.Size() != 6 {
+		t.Errorf("Stat: %v, %v; want the file's, 6 bytes", fi, err)
+	}
+	if stage.IsStream(rc) {
+		t.Error("a plain file read as a stream")
+	}
+	prc, err := ins[1].Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !stage.IsStream(prc) {
+		t.Error("a pipe not read as a stream")
 	}
 }

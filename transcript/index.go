@@ -716,6 +716,19 @@ type hashing struct {
 	done func(content)
 }
 
+// Stat and Stream are the input's own, so that it is read as it is
+// without -o (a plain file's size decides the size of its blocks).
+func (r *hashing) Stat() (fs.FileInfo, error) { return statOf(r.ReadCloser) }
+func (r *hashing) Stream() bool               { return stage.IsStream(r.ReadCloser) }
+
+// statOf is the Stat of r, when it has one.
+func statOf(r io.Reader) (fs.FileInfo, error) {
+	if s, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+		return s.Stat()
+	}
+	return nil, errors.ErrUnsupported
+}
+
 func (r *hashing) Read(p []byte) (int, error) {
 	n, err := r.ReadCloser.Read(p)
 	if r.done != nil {

@@ -7,9 +7,10 @@ import (
 	"time"
 )
 
-// TestFreshFolder: a step's folder is removed before each run, so that
-// every run writes into a new one (mkdir fails on a folder left by the run
-// before), and the removal is not part of the step.
+// TestFreshFolder: each run of a step writes a folder of its own (mkdir
+// fails on a folder a run before made), and the folders of the runs before
+// are still there: none is removed just before a run, whose file creations
+// would pay for the removal (see step.fresh).
 func TestFreshFolder(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	r, err := measure([]step{{name: "mkdir", args: []string{out}, fresh: out}}, 3)
@@ -18,6 +19,12 @@ func TestFreshFolder(t *testing.T) {
 	}
 	if r.wall <= 0 || r.cpu < 0 {
 		t.Errorf("result %+v", r)
+	}
+	if _, err := measure([]step{{name: "mkdir", args: []string{out}, fresh: out}}, 2); err != nil {
+		t.Fatalf("a row's run wrote the folder of another row's: %v", err)
+	}
+	if es, err := os.ReadDir(out); err != nil || len(es) != 5 {
+		t.Errorf("the runs' folders: %v, %v; want 5, none removed before a run", es, err)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/agt-project/agt/provider/providertest"
@@ -24,6 +26,13 @@ func BenchmarkFused(b *testing.B) {
 	benchTrees(b, Transcript, "agt-transcript", "-q")
 }
 
+// BenchmarkFolder is agt-transcript -o over each provider's generated
+// tree, in process, into a new folder each time (none removed meanwhile,
+// as in `make bench`: see tools/benchtable): the -o row of `make bench`.
+func BenchmarkFolder(b *testing.B) {
+	benchTrees(b, Transcript, "agt-transcript", "-q", "-o", "")
+}
+
 // benchTrees runs the app built by newApp with args over each provider's
 // generated tree.
 func benchTrees(b *testing.B, newApp func(IO) *cli.App, args ...string) {
@@ -40,8 +49,13 @@ func benchTrees(b *testing.B, newApp func(IO) *cli.App, args ...string) {
 				return nil
 			})
 			b.SetBytes(size)
+			tmp := b.TempDir()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
+				args := slices.Clone(args)
+				if j := slices.Index(args, "-o"); j >= 0 { // a new folder each time
+					args[j+1] = filepath.Join(tmp, strconv.Itoa(i))
+				}
 				var errb bytes.Buffer
 				app := newApp(IO{In: bytes.NewReader(nil), Out: io.Discard, Err: &errb})
 				if code := Run(context.Background(), app, append(args[:len(args):len(args)], dir)); code != ExitOK {
