@@ -144,6 +144,18 @@ func Decode(rec []byte, v any) error {
 	return &FieldError{Msg: mismatch(t, v, err)}
 }
 
+// Unmarshal decodes the JSON value b into v as API.Unmarshal does, but
+// without copying b first: strings and raw fragments in v share b's memory
+// (b must not change afterwards), as Decode's do. It is for fragments of a
+// record already decoded (a message's content), where the copy API.Unmarshal
+// makes cost as much as the decoding.
+func Unmarshal(b []byte, v any) error {
+	if len(b) == 0 {
+		return API.Unmarshal(b, v)
+	}
+	return API.UnmarshalFromString(unsafe.String(&b[0], len(b)), v)
+}
+
 // Check reads rec as Decode does without decoding a field of it: nil for a
 // JSON object, else the error Decode gives for a record that is not one
 // (its strings checked as Decode checks them). A parser that needs nothing

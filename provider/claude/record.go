@@ -190,7 +190,7 @@ func (d *decoded) content() error {
 	case '"':
 		d.text = m.Content
 	case '[':
-		if err := agt.API.Unmarshal(m.Content, &d.blocks); err != nil {
+		if err := agt.Unmarshal(m.Content, &d.blocks); err != nil {
 			return &agt.FieldError{Msg: "message.content: " + firstLine(err.Error())}
 		}
 	}
