@@ -61,12 +61,28 @@ func (r Raw) Str() string {
 		return ""
 	}
 	if r[0] == '"' {
+		n := len(r)
+		if n >= 2 && r[n-1] == '"' {
+			if in := r[1 : n-1]; bytes.IndexByte(in, '\\') < 0 && bytes.IndexByte(in, '"') < 0 {
+				return string(in) // nothing to unescape: the text between the quotes
+			}
+		}
 		var s string
-		if API.Unmarshal(r, &s) == nil {
-			return s
+		if API.UnmarshalFromString(unsafe.String(&r[0], n), &s) == nil {
+			return own(s, r)
 		}
 	}
 	return string(r)
+}
+
+// own is s, copied when it shares r's memory: a decoded string is the
+// caller's, whatever becomes of r.
+func own(s string, r []byte) string {
+	p, b := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.SliceData(r)))
+	if len(s) > 0 && p >= b && p < b+uintptr(len(r)) {
+		return strings.Clone(s)
+	}
+	return s
 }
 
 // IsNull reports whether r is empty or the literal null.
