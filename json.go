@@ -22,6 +22,15 @@ var API = sonic.Config{
 	CopyString:              false,
 }.Froze()
 
+// Exact is API with keys matched to the fields' tags exactly, not
+// regardless of case: faster, for the records of agents that write their
+// keys one way only (DecodeExact).
+var Exact = sonic.Config{
+	SortMapKeys:             true,
+	NoValidateJSONMarshaler: true,
+	CaseSensitive:           true,
+}.Froze()
+
 // Raw is a JSON value kept verbatim: a tool's input, a result's output, a text
 // as a JSON string literal. Large strings travel this way without being
 // unescaped and escaped again. A Raw taken from input must be compact (no
@@ -157,12 +166,18 @@ func ValidText(s string) string {
 // not change afterwards); a parser clones what it keeps beyond the record. Its errors are one short line: "not JSON", "JSON array
 // where an object belongs", or, for fields of the wrong type, an error that
 // leaves v filled with what could be read (the caller may keep it).
-func Decode(rec []byte, v any) error {
+func Decode(rec []byte, v any) error { return decode(API, rec, v) }
+
+// DecodeExact is Decode with keys matched exactly (Exact): a member whose
+// name differs from a field's tag in case only is not that field's.
+func DecodeExact(rec []byte, v any) error { return decode(Exact, rec, v) }
+
+func decode(api sonic.API, rec []byte, v any) error {
 	t, err := object(rec)
 	if err != nil {
 		return err
 	}
-	err = API.UnmarshalFromString(unsafe.String(&t[0], len(t)), v)
+	err = api.UnmarshalFromString(unsafe.String(&t[0], len(t)), v)
 	if err == nil {
 		// the decoder does not look inside every string it skips, and raw
 		// fragments are copied to the output as they are
@@ -182,11 +197,16 @@ func Decode(rec []byte, v any) error {
 // (b must not change afterwards), as Decode's do. It is for fragments of a
 // record already decoded (a message's content), where the copy API.Unmarshal
 // makes cost as much as the decoding.
-func Unmarshal(b []byte, v any) error {
+func Unmarshal(b []byte, v any) error { return unmarshal(API, b, v) }
+
+// UnmarshalExact is Unmarshal with keys matched exactly (Exact).
+func UnmarshalExact(b []byte, v any) error { return unmarshal(Exact, b, v) }
+
+func unmarshal(api sonic.API, b []byte, v any) error {
 	if len(b) == 0 {
-		return API.Unmarshal(b, v)
+		return api.Unmarshal(b, v)
 	}
-	return API.UnmarshalFromString(unsafe.String(&b[0], len(b)), v)
+	return api.UnmarshalFromString(unsafe.String(&b[0], len(b)), v)
 }
 
 // Check reads rec as Decode does without decoding a field of it: nil for a

@@ -160,3 +160,19 @@ func TestStringAsEncoded(t *testing.T) {
 		t.Errorf("String of a key: %v allocations, want 1", n)
 	}
 }
+
+// TestDecodeExact: DecodeExact and UnmarshalExact match keys in their exact
+// case only; Decode and Unmarshal in any case.
+func TestDecodeExact(t *testing.T) {
+	type rec struct {
+		Type string `json:"type"`
+	}
+	line := []byte(`{"TYPE":"a"}`)
+	var any, exact, anyU, exactU rec
+	if Decode(line, &any) != nil || DecodeExact(line, &exact) != nil || Unmarshal(line, &anyU) != nil || UnmarshalExact(line, &exactU) != nil {
+		t.Fatal("not decoded")
+	}
+	if any.Type != "a" || anyU.Type != "a" || exact.Type != "" || exactU.Type != "" {
+		t.Errorf("any case: %q, %q; exact: %q, %q", any.Type, anyU.Type, exact.Type, exactU.Type)
+	}
+}

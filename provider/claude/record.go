@@ -141,7 +141,7 @@ type decoded struct {
 // included (their usage is in message.usage, not in the content).
 func decodeRecord(line []byte, usage bool) (*decoded, error) {
 	d := &decoded{}
-	err := agt.Decode(line, &d.rec)
+	err := agt.DecodeExact(line, &d.rec)
 	if err != nil && !agt.IsFieldError(err) {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func (d *decoded) content() error {
 	case '"':
 		d.text = m.Content
 	case '[':
-		if err := agt.Unmarshal(m.Content, &d.blocks); err != nil {
+		if err := agt.UnmarshalExact(m.Content, &d.blocks); err != nil {
 			return &agt.FieldError{Msg: "message.content: " + firstLine(err.Error())}
 		}
 	}
