@@ -416,9 +416,3 @@ func jsonKind(c byte) string {
 	}
 	return "number"
 }
-
-// Valid reports whether b is one JSON value by the letter of RFC 8259: no
-// control character inside a string. API.Valid lets such bytes through, and
-// text an agent wrote as JSON (a tool's arguments) is embedded as it is, so
-// it is checked with Valid first.
-func Valid(b []byte) bool { return json.Valid(b) }
