@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -100,8 +99,6 @@ type Emitter struct {
 	src      Src
 	raw      Raw
 	out      []Event
-	recs     int     // records given to At since the last Take
-	perRec   int     // events per record in the last Take, in sixteenths
 	pending  []Event // events seen before any session id was known
 	count    int     // events emitted so far
 	ids      idMaker
@@ -125,7 +122,6 @@ func NewEmitter(provider, format string, opts Options) *Emitter {
 // every parsed event gets its src.path, so that every filter names the file
 // alike and writes valid JSON.
 func (e *Emitter) At(src Src, raw Raw) {
-	e.recs++
 	e.src, e.raw = e.validPath(src), raw
 	if e.fallback == "" {
 		e.fallback = FallbackSession(e.src.Path)
@@ -454,21 +450,8 @@ func (e *Emitter) Done() {
 // Take returns the events and diagnostics queued so far.
 func (e *Emitter) Take() ([]Event, []Diag) {
 	out, d := e.out, e.diags
-	if e.recs > 0 {
-		e.perRec = 16 * len(out) / e.recs
-	}
-	e.out, e.diags, e.recs = nil, nil, 0
+	e.out, e.diags = make([]Event, 0, len(out)), nil // the next batch is likely alike
 	return out, d
-}
-
-// Reserve makes room for the events of the next records (a batch's
-// lines), as many a record as the last Take had, and some: an event is
-// large, and a list grown by doubling copies and clears several times
-// what it keeps.
-func (e *Emitter) Reserve(records int) {
-	if n := records*e.perRec/16 + records/8 + 4; cap(e.out)-len(e.out) < n {
-		e.out = slices.Grow(e.out, n)
-	}
 }
 
 // FallbackSession names the session of an input whose records never name

@@ -53,7 +53,6 @@ func apply(b *Batch) {
 		return
 	}
 	em := u.Em
-	em.Reserve(len(b.recs))
 	for i := range b.recs {
 		d := &b.recs[i]
 		if !d.ok {
