@@ -38,7 +38,7 @@ func optDecode(s *string, i *int, f uint64, val any) error
 //go:linkname jitDecode github.com/bytedance/sonic/internal/decoder/jitdec.Decode
 func jitDecode(s *string, i *int, f uint64, val any) error
 
-func init() { decodeImpl = decode }
+func init() { decodeImpl = sonicDecode }
 
 // hotDecodes is how many records of a type the non-JIT decoder reads
 // before the JIT decoder compiles the type.
@@ -54,7 +54,7 @@ type tier struct {
 // tiers holds a tier for each type decoded into, by its type word.
 var tiers sync.Map
 
-func decode(s *string, i *int, f uint64, val any) error {
+func sonicDecode(s *string, i *int, f uint64, val any) error {
 	typ := (*[2]unsafe.Pointer)(unsafe.Pointer(&val))[0]
 	v, ok := tiers.Load(typ)
 	if !ok {

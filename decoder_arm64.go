@@ -20,9 +20,9 @@ var decodeImpl func(s *string, i *int, f uint64, val any) error
 //go:linkname optDecode github.com/bytedance/sonic/internal/decoder/optdec.Decode
 func optDecode(s *string, i *int, f uint64, val any) error
 
-func init() { decodeImpl = decode }
+func init() { decodeImpl = sonicDecode }
 
-func decode(s *string, i *int, f uint64, val any) error {
+func sonicDecode(s *string, i *int, f uint64, val any) error {
 	start := *i
 	err := optDecode(s, i, f, val)
 	if err == nil {

@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// TestDecoderChosen: the function sonic decodes with is decode.
+// TestDecoderChosen: the function sonic decodes with is sonicDecode.
 func TestDecoderChosen(t *testing.T) {
-	if reflect.ValueOf(decodeImpl).Pointer() != reflect.ValueOf(decode).Pointer() {
-		t.Error("sonic does not decode with decode")
+	if reflect.ValueOf(decodeImpl).Pointer() != reflect.ValueOf(sonicDecode).Pointer() {
+		t.Error("sonic does not decode with sonicDecode")
 	}
 }
 

@@ -23,6 +23,15 @@ var API = sonic.Config{
 	CopyString:              false,
 }.Froze()
 
+// Exact is API with keys matched to the fields' tags exactly, not
+// regardless of case: faster, for the records of agents that write their
+// keys one way only (DecodeExact).
+var Exact = sonic.Config{
+	SortMapKeys:             true,
+	NoValidateJSONMarshaler: true,
+	CaseSensitive:           true,
+}.Froze()
+
 // Raw is a JSON value kept verbatim: a tool's input, a result's output, a text
 // as a JSON string literal. Large strings travel this way without being
 // unescaped and escaped again. A Raw taken from input must be compact (no
@@ -62,12 +71,28 @@ func (r Raw) Str() string {
 		return ""
 	}
 	if r[0] == '"' {
+		n := len(r)
+		if n >= 2 && r[n-1] == '"' {
+			if in := r[1 : n-1]; bytes.IndexByte(in, '\\') < 0 && bytes.IndexByte(in, '"') < 0 {
+				return string(in) // nothing to unescape: the text between the quotes
+			}
+		}
 		var s string
-		if API.Unmarshal(r, &s) == nil {
-			return s
+		if API.UnmarshalFromString(unsafe.String(&r[0], n), &s) == nil {
+			return own(s, r)
 		}
 	}
 	return string(r)
+}
+
+// own is s, copied when it shares r's memory: a decoded string is the
+// caller's, whatever becomes of r.
+func own(s string, r []byte) string {
+	p, b := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.SliceData(r)))
+	if len(s) > 0 && p >= b && p < b+uintptr(len(r)) {
+		return strings.Clone(s)
+	}
+	return s
 }
 
 // IsNull reports whether r is empty or the literal null.
@@ -125,12 +150,18 @@ func ValidText(s string) string {
 // not change afterwards); a parser clones what it keeps beyond the record. Its errors are one short line: "not JSON", "JSON array
 // where an object belongs", or, for fields of the wrong type, an error that
 // leaves v filled with what could be read (the caller may keep it).
-func Decode(rec []byte, v any) error {
+func Decode(rec []byte, v any) error { return decode(API, rec, v) }
+
+// DecodeExact is Decode with keys matched exactly (Exact): a member whose
+// name differs from a field's tag in case only is not that field's.
+func DecodeExact(rec []byte, v any) error { return decode(Exact, rec, v) }
+
+func decode(api sonic.API, rec []byte, v any) error {
 	t, err := object(rec)
 	if err != nil {
 		return err
 	}
-	err = API.UnmarshalFromString(unsafe.String(&t[0], len(t)), v)
+	err = api.UnmarshalFromString(unsafe.String(&t[0], len(t)), v)
 	if err == nil {
 		// the decoder does not look inside every string it skips, and raw
 		// fragments are copied to the output as they are
@@ -143,6 +174,23 @@ func Decode(rec []byte, v any) error {
 		return err
 	}
 	return &FieldError{Msg: mismatch(t, v, err)}
+}
+
+// Unmarshal decodes the JSON value b into v as API.Unmarshal does, but
+// without copying b first: strings and raw fragments in v share b's memory
+// (b must not change afterwards), as Decode's do. It is for fragments of a
+// record already decoded (a message's content), where the copy API.Unmarshal
+// makes cost as much as the decoding.
+func Unmarshal(b []byte, v any) error { return unmarshal(API, b, v) }
+
+// UnmarshalExact is Unmarshal with keys matched exactly (Exact).
+func UnmarshalExact(b []byte, v any) error { return unmarshal(Exact, b, v) }
+
+func unmarshal(api sonic.API, b []byte, v any) error {
+	if len(b) == 0 {
+		return api.Unmarshal(b, v)
+	}
+	return api.UnmarshalFromString(unsafe.String(&b[0], len(b)), v)
 }
 
 // Check reads rec as Decode does without decoding a field of it: nil for a
@@ -372,9 +420,3 @@ func jsonKind(c byte) string {
 	}
 	return "number"
 }
-
-// Valid reports whether b is one JSON value by the letter of RFC 8259: no
-// control character inside a string. API.Valid lets such bytes through, and
-// text an agent wrote as JSON (a tool's arguments) is embedded as it is, so
-// it is checked with Valid first.
-func Valid(b []byte) bool { return json.Valid(b) }

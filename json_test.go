@@ -144,3 +144,46 @@ func TestDecodeMismatchKeepsRest(t *testing.T) {
 		}
 	}
 }
+
+// TestStrAsDecoded: Raw.Str gives what decoding the raw as a JSON string
+// gives (or the raw's text), never sharing the raw's memory, and reads a
+// string with nothing to unescape with one allocation, its copy.
+func TestStrAsDecoded(t *testing.T) {
+	for _, s := range []string{
+		`"plain text"`, `"tab\there"`, `"\u00e9t\u00e9"`, `"say \"hi\""`, `"a\\b"`, `""`, `"`, `"a"b"`,
+		`"ab" `, ` "ab"`, `"ab`, `ab"`, "\"a\xffb\"", "\"a\x01b\"", `"\q"`, `123`, `{"a":1}`, `null`,
+	} {
+		var want string
+		if len(s) == 0 || s[0] != '"' || API.Unmarshal([]byte(s), &want) != nil {
+			want = s
+		}
+		r := Raw(s)
+		got := r.Str()
+		for i := range r {
+			r[i] = 'x' // what the raw's memory becomes does not change the text
+		}
+		if got != want {
+			t.Errorf("Raw(%q).Str() = %q, want %q", s, got, want)
+		}
+	}
+	r := Raw(`"a text of some length, with nothing to unescape in it"`)
+	if n := testing.AllocsPerRun(100, func() { _ = r.Str() }); n > 1 {
+		t.Errorf("Str of a string without escapes: %v allocations, want 1", n)
+	}
+}
+
+// TestDecodeExact: DecodeExact and UnmarshalExact match keys in their exact
+// case only; Decode and Unmarshal in any case.
+func TestDecodeExact(t *testing.T) {
+	type rec struct {
+		Type string `json:"type"`
+	}
+	line := []byte(`{"TYPE":"a"}`)
+	var any, exact, anyU, exactU rec
+	if Decode(line, &any) != nil || DecodeExact(line, &exact) != nil || Unmarshal(line, &anyU) != nil || UnmarshalExact(line, &exactU) != nil {
+		t.Fatal("not decoded")
+	}
+	if any.Type != "a" || anyU.Type != "a" || exact.Type != "" || exactU.Type != "" {
+		t.Errorf("any case: %q, %q; exact: %q, %q", any.Type, anyU.Type, exact.Type, exactU.Type)
+	}
+}

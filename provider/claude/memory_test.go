@@ -1,7 +1,9 @@
 package claude
 
 import (
+	"bytes"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/agt-project/agt"
@@ -43,5 +45,23 @@ func TestStateInFlight(t *testing.T) {
 	p.Finish(em)
 	if evs, _ := em.Take(); len(evs) != 0 {
 		t.Errorf("Finish emitted %+v, want nothing: each call's usage is out at its lines", evs)
+	}
+}
+
+// TestContentNotCopied decodes a record with a large content array: its
+// blocks are read in place, not from a copy of the array (a copy of every
+// message's content was a tenth of the fused run's allocations).
+func TestContentNotCopied(t *testing.T) {
+	big := strings.Repeat("x", 1<<16)
+	line := []byte(`{"type":"user","uuid":"u","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"` + big + `"}]}}`)
+	d, err := decodeRecord(line, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.blocks) != 1 || len(d.blocks[0].Content) != len(big)+2 {
+		t.Fatalf("blocks %+v", d.blocks)
+	}
+	if c := d.blocks[0].Content; &c[0] != &line[bytes.Index(line, []byte(`"xxx`))] {
+		t.Error("the block's content is a copy, not the line's bytes")
 	}
 }

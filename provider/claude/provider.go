@@ -69,6 +69,11 @@
 //     records, snapshots), unless it is the file's first event or the
 //     first to name its session's folder: the line is still counted
 //     (TestUsageOnlyLeavesOut).
+//   - Records and their content blocks are read with keys matched to the
+//     fields exactly (agt.DecodeExact), not regardless of case: Claude Code
+//     writes each key one way (the corpus reads the same either way), and
+//     the exact match decodes a tenth faster. A key in another case would
+//     be an unknown member, as a new key is.
 package claude
 
 import (

@@ -141,7 +141,7 @@ type decoded struct {
 // included (their usage is in message.usage, not in the content).
 func decodeRecord(line []byte, usage bool) (*decoded, error) {
 	d := &decoded{}
-	err := agt.Decode(line, &d.rec)
+	err := agt.DecodeExact(line, &d.rec)
 	if err != nil && !agt.IsFieldError(err) {
 		return nil, err
 	}
@@ -159,17 +159,19 @@ func decodeRecord(line []byte, usage bool) (*decoded, error) {
 			err = err2
 		}
 	}
-	for _, r := range [...]raw{d.rec.ToolUseResult, d.rec.LiveToolUseResult} {
-		if len(r) > 0 && r[0] == '{' && bytes.Contains(r, []byte(`"agentId"`)) {
+	agent, dur := topKeys(d.rec.ToolUseResult)
+	liveAgent, _ := topKeys(d.rec.LiveToolUseResult)
+	for i, r := range [...]raw{d.rec.ToolUseResult, d.rec.LiveToolUseResult} {
+		if [...]bool{agent, liveAgent}[i] {
 			if n, e := sonic.Get(r, "agentId"); e == nil {
 				d.agentLink, _ = n.String()
 				break
 			}
 		}
 	}
-	if r := d.rec.ToolUseResult; len(r) > 0 && r[0] == '{' && bytes.Contains(r, []byte(`urationMs"`)) {
+	if dur {
 		for _, k := range [...]string{"durationMs", "totalDurationMs"} {
-			if n, e := sonic.Get(r, k); e == nil {
+			if n, e := sonic.Get(d.rec.ToolUseResult, k); e == nil {
 				if v, e := n.Int64(); e == nil && v >= 0 {
 					d.duration = &v
 					break
@@ -190,7 +192,7 @@ func (d *decoded) content() error {
 	case '"':
 		d.text = m.Content
 	case '[':
-		if err := agt.API.Unmarshal(m.Content, &d.blocks); err != nil {
+		if err := agt.UnmarshalExact(m.Content, &d.blocks); err != nil {
 			return &agt.FieldError{Msg: "message.content: " + firstLine(err.Error())}
 		}
 	}
@@ -204,4 +206,62 @@ func firstLine(s string) string {
 		}
 	}
 	return s
+}
+
+// topKeys tells whether the JSON object r (a toolUseResult) has the
+// member agentId, and durationMs or totalDurationMs, among its own (not
+// its values'): one pass over r, where a search of each name was two, as
+// long as a tool's output (a file read) is.
+func topKeys(r raw) (agent, duration bool) {
+	if len(r) == 0 || r[0] != '{' {
+		return false, false
+	}
+	depth := 0
+	key := false // the next string at depth 1 is a member's name
+	for i := 0; i < len(r); i++ {
+		switch r[i] {
+		case '"':
+			j := endString(r, i)
+			if j < 0 {
+				return agent, duration
+			}
+			if depth == 1 && key {
+				switch string(r[i+1 : j]) {
+				case "agentId":
+					agent = true
+				case "durationMs", "totalDurationMs":
+					duration = true
+				}
+				key = false
+			}
+			i = j
+		case '{', '[':
+			depth++
+			key = depth == 1
+		case '}', ']':
+			depth--
+		case ',':
+			key = depth == 1
+		}
+	}
+	return agent, duration
+}
+
+// endString is the offset of the quote that ends the JSON string opening
+// at r[i], or -1.
+func endString(r raw, i int) int {
+	for j := i + 1; ; j++ {
+		k := bytes.IndexByte(r[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		j += k
+		bs := 0 // backslashes before it: an even count leaves it unescaped
+		for r[j-1-bs] == '\\' {
+			bs++
+		}
+		if bs%2 == 0 {
+			return j
+		}
+	}
 }

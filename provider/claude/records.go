@@ -422,7 +422,7 @@ func (c *ctx) notePrompt(b block) {
 		Prompt string `json:"prompt"`
 	}
 	if json.Unmarshal(b.Input, &in) == nil && in.Prompt != "" {
-		c.p.prompts[c.session+"\x00"+in.Prompt] = b.ID
+		c.p.prompts[c.session+"\x00"+in.Prompt] = strings.Clone(b.ID)
 	}
 }
 

@@ -97,7 +97,7 @@ var metaData = map[string]bool{
 }
 
 func evMeta(it *item) *agt.Meta {
-	reason := it.Message
+	reason := agt.Raw(it.Message)
 	if it.Reason != "" {
 		reason = agt.String(it.Reason)
 	}
@@ -142,7 +142,7 @@ func textEvent(kind, field string) itemHandler {
 		if kind == agt.KindSystem {
 			m = evMeta(it)
 		}
-		c.say(em, kind, text(t), m, it.Type)
+		c.say(em, kind, text(agt.Raw(t)), m, it.Type)
 	}
 }
 
@@ -155,12 +155,12 @@ var userKinds = map[string]string{
 }
 
 func (c *conv) userMessage(em *agt.Emitter, it *item) {
-	kind := userKinds[str(it.Kind)]
+	kind := userKinds[str(agt.Raw(it.Kind))]
 	var m *agt.Meta
 	if kind == "" || kind == agt.KindSystem {
 		kind, m = agt.KindSystem, evMeta(it)
 	}
-	c.say(em, kind, text(it.Message), m, "user")
+	c.say(em, kind, text(agt.Raw(it.Message)), m, "user")
 }
 
 // tokenCount emits the difference between this total and the previous one
@@ -207,19 +207,19 @@ func (c *conv) threadName(em *agt.Emitter, it *item) {
 
 func (c *conv) execEnd(em *agt.Emitter, it *item) {
 	out := it.AggregatedOutput
-	if str(out) == "" {
+	if str(agt.Raw(out)) == "" {
 		out = it.Stdout
 	}
-	r := agt.Result{Output: out, ExitCode: it.ExitCode, DurationMS: it.Duration.ms()}
+	r := agt.Result{Output: agt.Raw(out), ExitCode: it.ExitCode, DurationMS: it.Duration.ms()}
 	c.end(em, evMeta(it), it.CallID, "exec_command", it.in, r)
 }
 
 func (c *conv) patchEnd(em *agt.Emitter, it *item) {
 	out := it.Stdout
-	if str(out) == "" {
+	if str(agt.Raw(out)) == "" {
 		out = it.Stderr
 	}
-	r := agt.Result{Output: out, IsError: it.Success != nil && !*it.Success}
+	r := agt.Result{Output: agt.Raw(out), IsError: it.Success != nil && !*it.Success}
 	c.end(em, evMeta(it), it.CallID, "apply_patch", it.in, r)
 }
 
@@ -232,7 +232,7 @@ func (it *item) mcpResult() agt.Result {
 		Err agt.Raw `json:"Err"`
 	}
 	if len(res) == 0 || res[0] != '{' || agt.API.Unmarshal(res, &v) != nil {
-		return agt.Result{Output: res}
+		return agt.Result{Output: agt.Raw(res)}
 	}
 	if v.Err != nil {
 		return agt.Result{Output: v.Err, IsError: true}
@@ -255,7 +255,7 @@ func (c *conv) mcpEnd(em *agt.Emitter, it *item) {
 
 func (c *conv) webSearchEnd(em *agt.Emitter, it *item) {
 	q := it.query
-	r := agt.Result{Output: it.Results}
+	r := agt.Result{Output: agt.Raw(it.Results)}
 	var st *callState
 	if it.CallID != "" {
 		st = c.calls[it.CallID]
@@ -277,6 +277,6 @@ func (c *conv) webSearchEnd(em *agt.Emitter, it *item) {
 }
 
 func (c *conv) imageGenerationEnd(em *agt.Emitter, it *item) {
-	r := agt.Result{Output: it.Result, IsError: isString(it.Status, "failed")}
+	r := agt.Result{Output: agt.Raw(it.Result), IsError: isString(agt.Raw(it.Status), "failed")}
 	c.end(em, evMeta(it), it.CallID, "image_generation", it.in, r)
 }

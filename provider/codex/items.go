@@ -164,11 +164,11 @@ func (c *conv) toolSearchCall(em *agt.Emitter, it *item) {
 }
 
 func (c *conv) toolOutput(em *agt.Emitter, it *item) {
-	c.result(em, it.CallID, agt.Result{Output: it.Output, ExitCode: it.exit})
+	c.result(em, it.CallID, agt.Result{Output: agt.Raw(it.Output), ExitCode: it.exit})
 }
 
 func (c *conv) toolSearchOutput(em *agt.Emitter, it *item) {
-	c.result(em, it.CallID, agt.Result{Output: it.Tools, IsError: isString(it.Status, "failed")})
+	c.result(em, it.CallID, agt.Result{Output: agt.Raw(it.Tools), IsError: isString(agt.Raw(it.Status), "failed")})
 }
 
 // webQuery is action.query of a web search.
@@ -179,7 +179,7 @@ func (it *item) webQuery() string {
 	var a struct {
 		Query string `json:"query"`
 	}
-	it.field("action", it.Action, &a)
+	it.field("action", agt.Raw(it.Action), &a)
 	return a.Query
 }
 
@@ -207,7 +207,7 @@ func (c *conv) webSearchCall(em *agt.Emitter, it *item) {
 	}
 	st := c.call(em, id, "web_search", it.in)
 	c.web["call\x00"+q] = append(c.web["call\x00"+q], st)
-	status := str(it.Status)
+	status := str(agt.Raw(it.Status))
 	if status == "completed" || status == "failed" {
 		r := agt.Result{Output: object("status", status), IsError: status == "failed"}
 		c.endOf(em, st, r)
@@ -268,5 +268,5 @@ func (c *conv) imageGenerationCall(em *agt.Emitter, it *item) {
 		return
 	}
 	c.call(em, id, "image_generation", it.in)
-	c.result(em, id, agt.Result{Output: it.Result, IsError: isString(it.Status, "failed")})
+	c.result(em, id, agt.Result{Output: agt.Raw(it.Result), IsError: isString(agt.Raw(it.Status), "failed")})
 }

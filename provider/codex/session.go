@@ -146,7 +146,7 @@ func (p *rolloutParser) turnContext(em *agt.Emitter, r *rolloutLine) {
 		var m struct {
 			Model string `json:"model"`
 		}
-		em.Field("metadata", r.Payload.Metadata, &m)
+		em.Field("metadata", agt.Raw(r.Payload.Metadata), &m)
 		model = m.Model
 	}
 	if model != "" {
@@ -156,7 +156,7 @@ func (p *rolloutParser) turnContext(em *agt.Emitter, r *rolloutLine) {
 }
 
 func (p *rolloutParser) compacted(em *agt.Emitter, r *rolloutLine) {
-	if t := text(r.Payload.Message); t != nil {
+	if t := text(agt.Raw(r.Payload.Message)); t != nil {
 		p.say(em, agt.KindSummary, t, &agt.Meta{Type: r.Type}, "summary")
 		return
 	}
@@ -214,7 +214,7 @@ func (s *sections) meta(em *agt.Emitter, it *item, ms int64) string {
 	if len(s.stack) > maxCopies {
 		s.stack = s.stack[:maxCopies]
 	}
-	s.stack = append(s.stack, section{thread: strings.Clone(id), stream: readSource(nil, it.Source).stream, created: created})
+	s.stack = append(s.stack, section{thread: strings.Clone(id), stream: readSource(nil, agt.Raw(it.Source)).stream, created: created})
 	if len(s.stack) == 1 {
 		em.Session(id)
 		return ""
@@ -226,7 +226,7 @@ func (s *sections) meta(em *agt.Emitter, it *item, ms int64) string {
 // the head of a copied history (placed by meta).
 func (p *rolloutParser) sessionMeta(em *agt.Emitter, r *rolloutLine) {
 	it := &r.Payload
-	src := readSource(em, it.Source)
+	src := readSource(em, agt.Raw(it.Source))
 	m := &agt.Meta{Type: r.Type, Subtype: p.metaSub, Cwd: it.Cwd, Version: it.CLIVersion, Agent: firstOf(it.AgentNickname, it.AgentRole, src.agent), ParentSession: firstOf(it.ParentThreadID, it.ForkedFromID, src.parent)}
 	if it.Git != nil {
 		m.GitBranch = it.Git.Branch

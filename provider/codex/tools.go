@@ -18,6 +18,8 @@ func object(kv ...any) agt.Raw {
 		switch x := kv[i+1].(type) {
 		case agt.Raw:
 			v = x
+		case raw:
+			v = agt.Raw(x)
 		case string:
 			v = agt.String(x)
 		}

@@ -118,7 +118,7 @@ func (c *conv) noteUser(em *agt.Emitter, r *rolloutLine) {
 	switch {
 	case um:
 		c.prompts = true
-		msg := str(r.Payload.Message)
+		msg := str(agt.Raw(r.Payload.Message))
 		twin := -1
 		for i, h := range c.heldUser {
 			if h.plain == msg {
@@ -186,7 +186,7 @@ func (c *conv) twinMessage(em *agt.Emitter, it *item) {
 		c.meta(em, &agt.Meta{Type: "response_item", Subtype: "message:" + it.Role})
 		return
 	}
-	t := joinText(it.Content)
+	t := joinText(agt.Raw(it.Content))
 	c.heldMsg = &heldMessage{mark: c.mark(), role: it.Role, text: bytes.Clone(t), src: em.Src(), raw: bytes.Clone(em.Line()), ts: c.ts}
 }
 

@@ -23,7 +23,7 @@ var envVars = []envVar{
 	{"NO_COLOR", "color", "when set and not empty, --color auto colors nothing"},
 	{"COLUMNS", "color", "the width summary lines are cut to on a terminal (else the terminal's own width)"},
 	{"HOME", "discover", "the home folder under which --discover looks for the agents' default log folders"},
-	{"GOGC", "", "the Go garbage collector's target percentage (200 when unset)"},
+	{"GOGC", "", "the Go garbage collector's target percentage (when unset: 300 for a run under the 256 MiB soft memory limit, 200 otherwise)"},
 	{"TMPDIR", "", "where a session of more than 128 MiB of messages keeps its compressed older messages (agt.transcript/1 output and summary stream logs), in a file removed at once"},
 }
 
