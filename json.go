@@ -61,8 +61,25 @@ func String(s string) Raw {
 	if s == "" {
 		return nil
 	}
+	if len(s) <= 64 && plain(s) { // a name, a key, an id: quoted as it is
+		b := make([]byte, len(s)+2)
+		b[0], b[len(b)-1] = '"', '"'
+		copy(b[1:], s)
+		return b
+	}
 	b, _ := API.Marshal(s)
 	return b
+}
+
+// plain tells whether s is printable ASCII without a quote or a backslash:
+// a JSON string of it is s between quotes.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // Str decodes r when it is a JSON string; otherwise it returns r's text.

@@ -1,6 +1,7 @@
 package agt
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"strings"
@@ -169,6 +170,21 @@ func TestStrAsDecoded(t *testing.T) {
 	r := Raw(`"a text of some length, with nothing to unescape in it"`)
 	if n := testing.AllocsPerRun(100, func() { _ = r.Str() }); n > 1 {
 		t.Errorf("Str of a string without escapes: %v allocations, want 1", n)
+	}
+}
+
+// TestStringAsEncoded: String gives what the encoder gives, and quotes a
+// short plain string (a key, a name) with one allocation.
+func TestStringAsEncoded(t *testing.T) {
+	for _, s := range []string{"file_path", "a b~!#$%&'()*+,-./:;<=>?@[]^_`{|}", `say "hi"`, `a\b`, "tab\t", "\x00", "\x7f", "é", "\u2028", "\xff",
+		strings.Repeat("k", 64), strings.Repeat("k", 65), strings.Repeat("<&>", 30)} {
+		want, _ := API.Marshal(s)
+		if got := String(s); !bytes.Equal(got, want) {
+			t.Errorf("String(%q) = %s, want %s", s, got, want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = String("file_path") }); n > 1 {
+		t.Errorf("String of a key: %v allocations, want 1", n)
 	}
 }
 

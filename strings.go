@@ -15,6 +15,10 @@ var hexDigit = [256]bool{
 	'A': true, 'B': true, 'C': true, 'D': true, 'E': true, 'F': true,
 }
 
+// escape tells the bytes that may follow a backslash in a JSON string: 1
+// for a one-letter escape, 'u' for \\uXXXX.
+var escape = [256]byte{'"': 1, '\\': 1, '/': 1, 'b': 1, 'f': 1, 'n': 1, 'r': 1, 't': 1, 'u': 'u'}
+
 // checkStrings reports the first string content JSON does not allow in a
 // record whose structure is valid: a control character, or an escape other
 // than \" \\ \/ \b \f \n \r \t \uXXXX, with where it is. (The decoder does not
@@ -27,20 +31,23 @@ func checkStrings(b []byte) error {
 		if j < 0 {
 			break
 		}
-		i += j
-		if i+1 >= len(b) {
-			return fmt.Errorf("not JSON (a string ends in a backslash)")
-		}
-		switch b[i+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			i += 2
-		case 'u':
-			if i+5 >= len(b) || !hexDigit[b[i+2]] || !hexDigit[b[i+3]] || !hexDigit[b[i+4]] || !hexDigit[b[i+5]] {
-				return fmt.Errorf("not JSON (bad \\u escape at byte %d)", i)
+		// escapes come in runs (a blank line: \n\n; a quote in a quoted
+		// text: \\\"): the run is read here, the next search starts after it
+		for i += j; i < len(b) && b[i] == '\\'; {
+			if i+1 >= len(b) {
+				return fmt.Errorf("not JSON (a string ends in a backslash)")
 			}
-			i += 6
-		default:
-			return fmt.Errorf("not JSON (bad escape \\%c at byte %d)", b[i+1], i)
+			switch escape[b[i+1]] {
+			case 1:
+				i += 2
+			case 'u':
+				if i+5 >= len(b) || !hexDigit[b[i+2]] || !hexDigit[b[i+3]] || !hexDigit[b[i+4]] || !hexDigit[b[i+5]] {
+					return fmt.Errorf("not JSON (bad \\u escape at byte %d)", i)
+				}
+				i += 6
+			default:
+				return fmt.Errorf("not JSON (bad escape \\%c at byte %d)", b[i+1], i)
+			}
 		}
 	}
 	if !hasControl(b) {

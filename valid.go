@@ -22,10 +22,6 @@ func Valid(b []byte) bool {
 	return i >= 0 && skipWhite(b, i) == len(b)
 }
 
-// escape tells the bytes that may follow a backslash in a JSON string: 1
-// for a one-letter escape, 'u' for \uXXXX.
-var escape = [256]byte{'"': 1, '\\': 1, '/': 1, 'b': 1, 'f': 1, 'n': 1, 'r': 1, 't': 1, 'u': 'u'}
-
 // validDepth is the nesting Valid follows itself.
 const validDepth = 512
 

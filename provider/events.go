@@ -19,7 +19,7 @@ func isEvents(h agt.Head) bool {
 	var p struct {
 		Schema string `json:"schema"`
 	}
-	return agt.API.Unmarshal(h.Lines[0], &p) == nil && p.Schema == agt.Schema
+	return agt.Unmarshal(h.Lines[0], &p) == nil && p.Schema == agt.Schema
 }
 
 // events reads agt.event/1 lines.

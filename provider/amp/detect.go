@@ -21,7 +21,7 @@ func (Provider) Sniff(h agt.Head) string {
 			Type      string `json:"type"`
 			SessionID string `json:"session_id"`
 		}
-		if agt.API.Unmarshal(line, &p) != nil || p.Type == "" {
+		if agt.Unmarshal(line, &p) != nil || p.Type == "" {
 			continue
 		}
 		if types[p.Type] && isThread(p.SessionID) {

@@ -1,8 +1,10 @@
 package canon
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/agt-project/agt"
 )
@@ -21,13 +23,14 @@ type object struct{ f []field }
 // parseObject splits a compact JSON object into its members. It reports
 // false for anything that is not an object.
 func parseObject(r agt.Raw) (*object, bool) {
-	if strings.IndexByte(string(r), '\n') >= 0 {
+	if bytes.IndexByte(r, '\n') >= 0 {
 		r = agt.Compact(r) // a newline is never inside a JSON string
 	}
-	s := strings.TrimSpace(string(r))
-	if len(s) < 2 || s[0] != '{' {
+	b := bytes.TrimSpace(r)
+	if len(b) < 2 || b[0] != '{' {
 		return nil, false
 	}
+	s := unsafe.String(&b[0], len(b)) // read in place: the members are slices of r
 	o := &object{}
 	i := skipSpace(s, 1)
 	if i < len(s) && s[i] == '}' {
@@ -51,7 +54,7 @@ func parseObject(r agt.Raw) (*object, bool) {
 		if j < 0 {
 			return nil, false
 		}
-		o.f = append(o.f, field{key, agt.Raw(s[i:j])})
+		o.f = append(o.f, field{key, agt.Raw(b[i:j:j])})
 		i = skipSpace(s, j)
 		if i >= len(s) {
 			return nil, false
@@ -123,10 +126,11 @@ func skipValue(s string, i int) int {
 
 // parseArray splits a JSON array into its elements.
 func parseArray(r agt.Raw) ([]agt.Raw, bool) {
-	s := strings.TrimSpace(string(r))
-	if len(s) < 2 || s[0] != '[' {
+	b := bytes.TrimSpace(r)
+	if len(b) < 2 || b[0] != '[' {
 		return nil, false
 	}
+	s := unsafe.String(&b[0], len(b)) // read in place: the elements are slices of r
 	var out []agt.Raw
 	i := skipSpace(s, 1)
 	if i < len(s) && s[i] == ']' {
@@ -137,7 +141,7 @@ func parseArray(r agt.Raw) ([]agt.Raw, bool) {
 		if j < 0 {
 			return nil, false
 		}
-		out = append(out, agt.Raw(s[i:j]))
+		out = append(out, agt.Raw(b[i:j:j]))
 		i = skipSpace(s, j)
 		if i >= len(s) {
 			return nil, false

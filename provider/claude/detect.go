@@ -34,7 +34,7 @@ func (Provider) Sniff(h agt.Head) string {
 	}
 	for _, line := range recs {
 		var p probe
-		if agt.API.Unmarshal(line, &p) != nil || p.Type == "" || p.JSONRPC != "" {
+		if agt.Unmarshal(line, &p) != nil || p.Type == "" || p.JSONRPC != "" {
 			continue
 		}
 		if f := sniffOne(&p, len(recs) == 1, h.Doc != nil); f != "" {

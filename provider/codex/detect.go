@@ -48,7 +48,7 @@ func (Provider) Sniff(head agt.Head) string {
 			continue // stderr interleaved with exec output
 		}
 		var l sniffLine
-		if agt.API.Unmarshal(line, &l) != nil {
+		if agt.Unmarshal(line, &l) != nil {
 			continue
 		}
 		switch {

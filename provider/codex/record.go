@@ -250,8 +250,8 @@ type invocation struct {
 // part is one content item of a message or one summary item of a reasoning
 // item.
 type part struct {
-	Type string  `json:"type"`
-	Text agt.Raw `json:"text"`
+	Type string `json:"type"`
+	Text raw    `json:"text"`
 }
 
 // textTypes are the content item types that carry text.
@@ -269,13 +269,13 @@ func joinText(content agt.Raw) agt.Raw {
 		return nil
 	}
 	var parts []part
-	if agt.API.Unmarshal(content, &parts) != nil {
+	if agt.Unmarshal(content, &parts) != nil { // in place: content is the line's
 		return nil
 	}
 	var texts []agt.Raw
 	for _, p := range parts {
 		if textTypes[p.Type] && len(p.Text) > 0 && p.Text[0] == '"' {
-			texts = append(texts, p.Text)
+			texts = append(texts, agt.Raw(p.Text))
 		}
 	}
 	switch len(texts) {

@@ -65,10 +65,10 @@ func (p *probe) transcriptLine(b []byte) bool {
 		Content agt.Raw `json:"content"`
 	}
 	var keys map[string]agt.Raw
-	if agt.API.Unmarshal(b, &keys) != nil || len(keys) != 2 {
+	if agt.Unmarshal(b, &keys) != nil || len(keys) != 2 {
 		return false
 	}
-	return agt.API.Unmarshal(p.Message, &m) == nil && len(m.Content) > 0 && m.Content[0] == '['
+	return agt.Unmarshal(p.Message, &m) == nil && len(m.Content) > 0 && m.Content[0] == '['
 }
 
 // Sniff names the cursor format of an input from its first lines: live
@@ -82,7 +82,7 @@ func (Provider) Sniff(h agt.Head) string {
 	var lines [][]byte
 	for _, b := range h.Lines {
 		p := &probe{}
-		if agt.API.Unmarshal(b, p) != nil {
+		if agt.Unmarshal(b, p) != nil {
 			continue
 		}
 		ps, lines = append(ps, p), append(lines, b)

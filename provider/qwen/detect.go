@@ -25,7 +25,7 @@ func (Provider) Sniff(h agt.Head) string {
 	}
 	for _, line := range h.Lines {
 		var p probe
-		if agt.API.Unmarshal(line, &p) != nil {
+		if agt.Unmarshal(line, &p) != nil {
 			continue
 		}
 		if !recordTypes[p.Type] || p.UUID == "" || p.SessionID == "" {
