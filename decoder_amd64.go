@@ -54,23 +54,43 @@ type tier struct {
 // tiers holds a tier for each type decoded into, by its type word.
 var tiers sync.Map
 
-func sonicDecode(s *string, i *int, f uint64, val any) error {
+// tierOf is the tier of val's type.
+func tierOf(val any) *tier {
 	typ := (*[2]unsafe.Pointer)(unsafe.Pointer(&val))[0]
 	v, ok := tiers.Load(typ)
 	if !ok {
 		v, _ = tiers.LoadOrStore(typ, new(tier))
 	}
-	t := v.(*tier)
+	return v.(*tier)
+}
+
+// compile has the JIT decoder compile rt, then read the tier's type.
+func (t *tier) compile(rt reflect.Type) bool {
+	if decoder.Pretouch(rt) != nil {
+		return false
+	}
+	t.jit.Store(true)
+	return true
+}
+
+// Compiled has the JIT decoder compile the type v points to now and read
+// it from then on, as it does once a type is read often, and reports
+// whether it does: for a caller that will read many records of the type,
+// and for tests that look at where decoded bytes are (the JIT decoder
+// leaves raw members in the record's memory, the non-JIT one copies them).
+func Compiled(v any) bool {
+	rt := reflect.TypeOf(v)
+	return rt != nil && rt.Kind() == reflect.Pointer && tierOf(v).compile(rt.Elem())
+}
+
+func sonicDecode(s *string, i *int, f uint64, val any) error {
+	t := tierOf(val)
 	if t.jit.Load() {
 		return jitDecode(s, i, f, val)
 	}
 	if t.n.Add(1) == hotDecodes {
 		if rt := reflect.TypeOf(val); rt.Kind() == reflect.Pointer {
-			go func() {
-				if decoder.Pretouch(rt.Elem()) == nil {
-					t.jit.Store(true)
-				}
-			}()
+			go t.compile(rt.Elem())
 		}
 	}
 	start := *i

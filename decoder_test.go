@@ -4,6 +4,7 @@ package agt
 
 import (
 	"reflect"
+	"runtime"
 	"testing"
 )
 
@@ -32,5 +33,21 @@ func TestDecodeRefusedAgain(t *testing.T) {
 	}
 	if err := API.UnmarshalFromString(`{"g":"y","h":"1","k":"z"}`, &v); err == nil || v.G != "y" || v.K != "z" {
 		t.Errorf("h of the wrong type: %v, kept %+v", err, v)
+	}
+}
+
+// TestCompiled: where sonic has a JIT decoder, Compiled has it read the
+// type from then on, before the type has been read often.
+func TestCompiled(t *testing.T) {
+	type rec struct {
+		A string `json:"a"`
+	}
+	jit := runtime.GOARCH == "amd64"
+	if got := Compiled(&rec{}); got != jit {
+		t.Fatalf("Compiled: %v on %s", got, runtime.GOARCH)
+	}
+	var v rec
+	if err := API.UnmarshalFromString(`{"a":"x"}`, &v); err != nil || v.A != "x" {
+		t.Errorf("decoded %+v: %v", v, err)
 	}
 }

@@ -74,7 +74,11 @@ func TestProcess(t *testing.T) {
 				time.Sleep(200 * time.Millisecond) // two signals sent at once are one to the kernel; a person's second Ctrl-C comes later
 				cmd.Process.Signal(syscall.SIGINT)
 			} else {
-				io.WriteString(w, strings.Replace(line, `"u1"`, `"u2"`, 1)) // what the writer hands on after the interrupt
+				// the writer hands on what it had after the interrupt: a
+				// run that reads its input's end before the interrupt
+				// reaches it has read everything, and ends with 0
+				time.Sleep(200 * time.Millisecond)
+				io.WriteString(w, strings.Replace(line, `"u1"`, `"u2"`, 1))
 				w.Close()
 				want = 2
 			}
