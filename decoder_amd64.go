@@ -20,7 +20,8 @@ import (
 //
 // sonic chooses its decoder once, from an environment variable read before
 // any package of this module starts; decodeImpl, the choice, is set here
-// instead, after sonic's init and before any record is decoded.
+// instead, after sonic's init and before any record is decoded. The names
+// are sonic's internals: an upgrade that renames them fails the build.
 //
 // The two decoders part on records they refuse: the non-JIT decoder stops
 // at a member of the wrong type where the JIT one fills the others, and it
@@ -44,7 +45,7 @@ func init() { decodeImpl = sonicDecode }
 // before the JIT decoder compiles the type.
 const hotDecodes = 1024
 
-// tier is what decode knows of a type: how often it was read, and whether
+// tier is what sonicDecode knows of a type: how often it was read, and whether
 // the JIT decoder has compiled it.
 type tier struct {
 	n   atomic.Int64
