@@ -21,7 +21,8 @@ import (
 // sonic chooses its decoder once, from an environment variable read before
 // any package of this module starts; decodeImpl, the choice, is set here
 // instead, after sonic's init and before any record is decoded. The names
-// are sonic's internals: an upgrade that renames them fails the build.
+// are sonic's internals: an upgrade that renames the functions fails the
+// build, one that renames the variable fails TestSonicCallsDecode.
 //
 // The two decoders part on records they refuse: the non-JIT decoder stops
 // at a member of the wrong type where the JIT one fills the others, and it
