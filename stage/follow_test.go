@@ -68,6 +68,49 @@ func waitSeen(t *testing.T, fl *Follower, before int64) {
 	}
 }
 
+// notedFollower is a follower polling every poll whose notes are kept,
+// and a function that returns them.
+func notedFollower(poll time.Duration) (*Follower, func() []string) {
+	var mu sync.Mutex
+	var notes []string
+	fl := &Follower{Poll: poll, Note: func(m string) { mu.Lock(); notes = append(notes, m); mu.Unlock() }}
+	return fl, func() []string { mu.Lock(); defer mu.Unlock(); return slices.Clone(notes) }
+}
+
+// openRead opens path with fl and checks that its first read is want.
+func openRead(t *testing.T, ctx context.Context, fl *Follower, path, want string) io.ReadCloser {
+	t.Helper()
+	r, err := fl.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	if got := await(t, readAsync(r)); got.text != want || got.err != nil {
+		t.Fatalf("first read %q, %v; want %q", got.text, got.err, want)
+	}
+	return r
+}
+
+// readAnew writes path anew with text while r follows it and checks that
+// r ends, that the one note says why, and that the file, no longer known,
+// is read again from its start: the new reader is returned.
+func readAnew(t *testing.T, ctx context.Context, fl *Follower, notes func() []string, r io.Reader, path, text, why string) io.ReadCloser {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := await(t, readAsync(r)); got.text != "" || got.err != io.EOF {
+		t.Fatalf("after the file was %s read %q, %v; want the end", why, got.text, got.err)
+	}
+	if n := notes(); len(n) != 1 || !strings.Contains(n[0], why) {
+		t.Errorf("notes %q, want one saying %q", n, why)
+	}
+	if !fl.claim(path) {
+		t.Errorf("the file %s is still known: Watch would not read it again", why)
+	}
+	return openRead(t, ctx, fl, path, text)
+}
+
 // TestTail: a followed file's reader hands on whole lines, holds a line
 // being written until its end comes, ends at a truncation (the file is then
 // found again as a new file, its lines numbered from 1), and when following
@@ -75,21 +118,12 @@ func waitSeen(t *testing.T, fl *Follower, before int64) {
 func TestTail(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	appendTo(t, path, "one\n")
-	var mu sync.Mutex
-	var notes []string
-	fl := &Follower{Poll: time.Millisecond, Note: func(m string) { mu.Lock(); notes = append(notes, m); mu.Unlock() }}
+	fl, notes := notedFollower(time.Millisecond)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	r, err := fl.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := openRead(t, ctx, fl, path, "one\n")
 	if !IsStream(r) {
 		t.Error("a followed file is not a stream")
-	}
-	if got := await(t, readAsync(r)); got.text != "one\n" || got.err != nil {
-		t.Fatalf("first read %q, %v", got.text, got.err)
 	}
 
 	// half a line: held until its end comes
@@ -108,28 +142,7 @@ func TestTail(t *testing.T) {
 	}
 
 	// truncated: the reader ends; the file is a new one to Watch
-	if err := os.WriteFile(path, []byte("new\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got := await(t, readAsync(r)); got.text != "" || got.err != io.EOF {
-		t.Fatalf("after truncation read %q, %v; want the end", got.text, got.err)
-	}
-	mu.Lock()
-	if len(notes) != 1 || !strings.Contains(notes[0], "truncated") {
-		t.Errorf("notes %q, want one on the truncation", notes)
-	}
-	mu.Unlock()
-	if !fl.claim(path) {
-		t.Error("the truncated file is still known: Watch would not read it again")
-	}
-	r, err = fl.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if got := await(t, readAsync(r)); got.text != "new\n" {
-		t.Fatalf("the truncated file read again: %q, %v", got.text, got.err)
-	}
+	r = readAnew(t, ctx, fl, notes, r, path, "new\n", "truncated")
 
 	// following ends: the last line without its end is read, then EOF
 	c = readAsync(r)
@@ -244,39 +257,9 @@ func TestFollowable(t *testing.T) {
 func TestTailWrittenAnew(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.jsonl")
 	appendTo(t, path, "one\n")
-	var mu sync.Mutex
-	var notes []string
-	fl := &Follower{Poll: time.Hour, Note: func(m string) { mu.Lock(); notes = append(notes, m); mu.Unlock() }}
+	fl, notes := notedFollower(time.Hour)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	r, err := fl.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if got := await(t, readAsync(r)); got.text != "one\n" {
-		t.Fatalf("first read %q, %v", got.text, got.err)
-	}
-	if err := os.WriteFile(path, []byte("another\nsecond\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got := await(t, readAsync(r)); got.text != "" || got.err != io.EOF {
-		t.Fatalf("after the file was written anew read %q, %v; want the end", got.text, got.err)
-	}
-	mu.Lock()
-	if len(notes) != 1 || !strings.Contains(notes[0], "written anew") {
-		t.Errorf("notes %q, want one on the file written anew", notes)
-	}
-	mu.Unlock()
-	if !fl.claim(path) {
-		t.Error("the file written anew is still known: Watch would not read it again")
-	}
-	r2, err := fl.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r2.Close()
-	if got := await(t, readAsync(r2)); got.text != "another\nsecond\n" {
-		t.Fatalf("the file written anew read again: %q, %v", got.text, got.err)
-	}
+	r := openRead(t, ctx, fl, path, "one\n")
+	readAnew(t, ctx, fl, notes, r, path, "another\nsecond\n", "written anew")
 }

@@ -20,14 +20,7 @@ func TestNotifyWakes(t *testing.T) {
 	if fl.notify == nil {
 		t.Skip("no inotify here")
 	}
-	r, err := fl.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	if got := await(t, readAsync(r)); got.text != "one\n" {
-		t.Fatalf("read %q, %v", got.text, got.err)
-	}
+	r := openRead(t, ctx, fl, path, "one\n")
 	for _, line := range []string{"two\n", "three\n"} {
 		c := readAsync(r)
 		appendTo(t, path, line)
