@@ -46,8 +46,8 @@ func init() { decodeImpl = sonicDecode }
 // before the JIT decoder compiles the type.
 const hotDecodes = 1024
 
-// tier is what sonicDecode knows of a type: how often it was read, and whether
-// the JIT decoder has compiled it.
+// tier is what sonicDecode knows of a type: how often it was read, and
+// whether the JIT decoder has compiled it.
 type tier struct {
 	n   atomic.Int64
 	jit atomic.Bool
@@ -66,9 +66,10 @@ func tierOf(val any) *tier {
 	return v.(*tier)
 }
 
-// compile has the JIT decoder compile rt, then read the tier's type.
-func (t *tier) compile(rt reflect.Type) bool {
-	if decoder.Pretouch(rt) != nil {
+// compile has the JIT decoder compile the type pt points to, the tier's,
+// and read it from then on.
+func (t *tier) compile(pt reflect.Type) bool {
+	if pt == nil || pt.Kind() != reflect.Pointer || decoder.Pretouch(pt.Elem()) != nil {
 		return false
 	}
 	t.jit.Store(true)
@@ -80,10 +81,7 @@ func (t *tier) compile(rt reflect.Type) bool {
 // whether it does: for a caller that will read many records of the type,
 // and for tests that look at where decoded bytes are (the JIT decoder
 // leaves raw members in the record's memory, the non-JIT one copies them).
-func Compiled(v any) bool {
-	rt := reflect.TypeOf(v)
-	return rt != nil && rt.Kind() == reflect.Pointer && tierOf(v).compile(rt.Elem())
-}
+func Compiled(v any) bool { return tierOf(v).compile(reflect.TypeOf(v)) }
 
 func sonicDecode(s *string, i *int, f uint64, val any) error {
 	t := tierOf(val)
@@ -91,9 +89,7 @@ func sonicDecode(s *string, i *int, f uint64, val any) error {
 		return jitDecode(s, i, f, val)
 	}
 	if t.n.Add(1) == hotDecodes {
-		if rt := reflect.TypeOf(val); rt.Kind() == reflect.Pointer {
-			go t.compile(rt.Elem())
-		}
+		go t.compile(reflect.TypeOf(val)) // the type only: val is not kept
 	}
 	start := *i
 	err := optDecode(s, i, f, val)

@@ -16,21 +16,19 @@ import (
 // API is the sonic configuration every agt encoder and decoder uses: no HTML
 // escaping, map keys sorted (so that no map order leaks into output), Raw
 // fragments copied without re-validation (they are validated when read).
-var API = sonic.Config{
-	SortMapKeys:             true,
-	NoValidateJSONMarshaler: true,
-	NoNullSliceOrMap:        false,
-	CopyString:              false,
-}.Froze()
+var API = apiConfig.Froze()
 
 // Exact is API with keys matched to the fields' tags exactly, not
 // regardless of case: faster, for the records of agents that write their
 // keys one way only (DecodeExact).
-var Exact = sonic.Config{
+var Exact = func(c sonic.Config) sonic.API { c.CaseSensitive = true; return c.Froze() }(apiConfig)
+
+var apiConfig = sonic.Config{
 	SortMapKeys:             true,
 	NoValidateJSONMarshaler: true,
-	CaseSensitive:           true,
-}.Froze()
+	NoNullSliceOrMap:        false,
+	CopyString:              false,
+}
 
 // Raw is a JSON value kept verbatim: a tool's input, a result's output, a text
 // as a JSON string literal. Large strings travel this way without being
@@ -261,11 +259,7 @@ func mismatch(t []byte, v any, err error) string {
 	if got == "bool" {
 		got = "boolean"
 	}
-	key := strconv.Quote(te.Field[strings.LastIndexByte(te.Field, '.')+1:])
-	if want := wanted(te.Type.String()); got != "number" || want != "a number" && (want != "an integer" || !integral([]byte(num))) {
-		return fmt.Sprintf("%s: %s %s where %s belongs", key, article(got), got, want)
-	}
-	return key + ": a number too large"
+	return misfit(strconv.Quote(te.Field[strings.LastIndexByte(te.Field, '.')+1:]), got, wanted(te.Type.String()), []byte(num))
 }
 
 // fieldMsg explains a decoder type mismatch in one line: which key holds
@@ -287,25 +281,28 @@ func fieldMsg(t []byte, msg string) (_ string, ok bool) {
 	if _, err := fmt.Sscanf(msg[i:], "at index %d", &pos); err != nil || pos < 0 || pos >= len(t) {
 		return first, false
 	}
-	if pos > 1 && t[pos-1] == '"' && strings.IndexByte(":,[", lastToken(t[:pos-1])) >= 0 {
+	if j := back(t, pos-2); pos > 1 && t[pos-1] == '"' && j >= 0 && strings.IndexByte(":,[", t[j]) >= 0 {
 		pos--
 	}
-	got := jsonKind(t[pos])
-	want = wanted(want)
-	if got == "number" && (want == "a number" || want == "an integer" && integral(t[pos:])) {
-		return fmt.Sprintf("%s: a number too large", keyBefore(t, pos)), true
-	}
-	return fmt.Sprintf("%s: %s %s where %s belongs", keyBefore(t, pos), article(got), got, want), true
+	return misfit(keyBefore(t, pos), jsonKind(t[pos]), wanted(want), t[pos:]), true
 }
 
-// lastToken is the last byte of b that is not JSON white space, 0 if none.
-func lastToken(b []byte) byte {
-	for j := len(b) - 1; j >= 0; j-- {
-		if c := b[j]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-			return c
-		}
+// misfit words a member, key, holding a value of the JSON kind got where
+// want belongs; num starts with the value's text when it is a number.
+func misfit(key, got, want string, num []byte) string {
+	if got == "number" && (want == "a number" || want == "an integer" && integral(num)) {
+		return key + ": a number too large"
 	}
-	return 0
+	return fmt.Sprintf("%s: %s %s where %s belongs", key, article(got), got, want)
+}
+
+// back is the index of the last byte of t at or before j that is not JSON
+// white space, -1 if none.
+func back(t []byte, j int) int {
+	for j >= 0 && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n' || t[j] == '\r') {
+		j--
+	}
+	return j
 }
 
 // wanted is what a Go type takes, as a JSON kind with its article.
@@ -349,18 +346,11 @@ func article(s string) string {
 // keyBefore is the quoted key of the value at pos, or "byte N" when the
 // value is not an object member (an array element).
 func keyBefore(t []byte, pos int) string {
-	j := pos - 1
-	for j >= 0 && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n' || t[j] == '\r') {
-		j--
-	}
+	j := back(t, pos-1)
 	if j < 1 || t[j] != ':' {
 		return fmt.Sprintf("byte %d", pos)
 	}
-	j--
-	for j >= 0 && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n' || t[j] == '\r') {
-		j--
-	}
-	if j < 1 || t[j] != '"' {
+	if j = back(t, j-1); j < 1 || t[j] != '"' {
 		return fmt.Sprintf("byte %d", pos)
 	}
 	end := j
