@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -244,7 +243,7 @@ func watchReads(unitOf func(path string) string) (wrap func([]stage.Input) []sta
 					mark(path)
 					return nil, err
 				}
-				return &watched{ReadCloser: rc, fail: func() { mark(path) }}, nil
+				return &watched{input: input{rc}, fail: func() { mark(path) }}, nil
 			}
 			out[i] = in
 		}
@@ -259,13 +258,9 @@ func watchReads(unitOf func(path string) string) (wrap func([]stage.Input) []sta
 
 // watched is a reader that reports a read error other than the end.
 type watched struct {
-	io.ReadCloser
+	input
 	fail func()
 }
-
-// Stat and Stream are the input's own (see hashing).
-func (w *watched) Stat() (fs.FileInfo, error) { return statOf(w.ReadCloser) }
-func (w *watched) Stream() bool               { return stage.IsStream(w.ReadCloser) }
 
 func (w *watched) Read(p []byte) (int, error) {
 	n, err := w.ReadCloser.Read(p)

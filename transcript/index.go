@@ -694,7 +694,7 @@ func (ix *Index) Watch(inputs []stage.Input) []stage.Input {
 				if err != nil {
 					return nil, err
 				}
-				return &hashing{ReadCloser: rc, h: sha256.New(), done: func(c content) {
+				return &hashing{input: input{rc}, h: sha256.New(), done: func(c content) {
 					k := ix.Key(path)
 					ix.mu.Lock()
 					ix.read[k] = c
@@ -710,24 +710,25 @@ func (ix *Index) Watch(inputs []stage.Input) []stage.Input {
 // hashing hashes what is read through it; at the end of the input it
 // hands the sum to done.
 type hashing struct {
-	io.ReadCloser
+	input
 	h    hash.Hash
 	n    int64
 	done func(content)
 }
 
-// Stat and Stream are the input's own, so that it is read as it is
-// without -o (a plain file's size decides the size of its blocks).
-func (r *hashing) Stat() (fs.FileInfo, error) { return statOf(r.ReadCloser) }
-func (r *hashing) Stream() bool               { return stage.IsStream(r.ReadCloser) }
+// input is an input wrapped by the folder (hashing, watched): its Stat
+// and Stream are the input's own, so that it is read as it is without -o
+// (a plain file's size decides the size of its blocks).
+type input struct{ io.ReadCloser }
 
-// statOf is the Stat of r, when it has one.
-func statOf(r io.Reader) (fs.FileInfo, error) {
-	if s, ok := r.(interface{ Stat() (fs.FileInfo, error) }); ok {
+func (r input) Stat() (fs.FileInfo, error) {
+	if s, ok := r.ReadCloser.(interface{ Stat() (fs.FileInfo, error) }); ok {
 		return s.Stat()
 	}
 	return nil, errors.ErrUnsupported
 }
+
+func (r input) Stream() bool { return stage.IsStream(r.ReadCloser) }
 
 func (r *hashing) Read(p []byte) (int, error) {
 	n, err := r.ReadCloser.Read(p)

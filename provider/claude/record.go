@@ -160,14 +160,9 @@ func decodeRecord(line []byte, usage bool) (*decoded, error) {
 		}
 	}
 	agent, dur := topKeys(d.rec.ToolUseResult)
-	liveAgent, _ := topKeys(d.rec.LiveToolUseResult)
-	for i, r := range [...]raw{d.rec.ToolUseResult, d.rec.LiveToolUseResult} {
-		if [...]bool{agent, liveAgent}[i] {
-			if n, e := sonic.Get(r, "agentId"); e == nil {
-				d.agentLink, _ = n.String()
-				break
-			}
-		}
+	if !agentID(&d.agentLink, d.rec.ToolUseResult, agent) {
+		agent, _ = topKeys(d.rec.LiveToolUseResult)
+		agentID(&d.agentLink, d.rec.LiveToolUseResult, agent)
 	}
 	if dur {
 		for _, k := range [...]string{"durationMs", "totalDurationMs"} {
@@ -206,6 +201,20 @@ func firstLine(s string) string {
 		}
 	}
 	return s
+}
+
+// agentID reads the member agentId of r into id when r has it (has, from
+// topKeys), and tells whether it did.
+func agentID(id *string, r raw, has bool) bool {
+	if !has {
+		return false
+	}
+	n, err := sonic.Get(r, "agentId")
+	if err != nil {
+		return false
+	}
+	*id, _ = n.String()
+	return true
 }
 
 // topKeys tells whether the JSON object r (a toolUseResult) has the
