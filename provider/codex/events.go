@@ -182,13 +182,16 @@ func (c *conv) tokenCount(em *agt.Emitter, it *item) {
 		}
 	}
 	var d tokens
-	if info.Total != nil {
+	switch {
+	case info.Total != nil && !info.Total.inRange():
+		d = *info.Total // an error event; the running total stays the last one in range
+	case info.Total != nil:
 		var ok bool
 		if d, ok = c.totals.step(c.thread, *info.Total); !ok {
 			c.meta(em, evMeta(it))
 			return
 		}
-	} else {
+	default:
 		d = *info.Last   // a call's own figures, no running total to take them from
 		if d.inRange() { // out of range, it is an error event and counts nothing
 			c.totals.advance(c.thread, d)
