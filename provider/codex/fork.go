@@ -2,7 +2,6 @@ package codex
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/zeebo/xxh3"
 )
 
 // A fork's rollout (codex fork, Esc-Esc backtrack, app-server thread/fork,
@@ -190,16 +190,19 @@ func content(line []byte) []byte {
 	return rest
 }
 
-// contentSum is the start of the SHA-256 of a line's content, computed in
-// Decode (in parallel) for contentKeys.
+// contentSum is the start of the XXH3-128 of a line's content, computed in
+// Decode (in parallel) for contentKeys. The hash tells copies of a line
+// from other lines; it is not cryptographic (SHA-256 took a tenth of a
+// Codex run's CPU): a line made on purpose to collide with another of its
+// session would be taken for a copy of it.
 func contentSum(line []byte) (s [12]byte) {
-	sum := sha256.Sum256(content(line))
+	sum := xxh3.Hash128(content(line)).Bytes()
 	copy(s[:], sum[:])
 	return s
 }
 
 // contentKeys gives the records of a rollout keys made of their content:
-// "c" and 24 hex digits of its SHA-256, then "#n" for the n-th line of the
+// "c" and 24 hex digits of its XXH3-128, then "#n" for the n-th line of the
 // same content in one session (a repeated count, a message said twice).
 // Past maxKeys contents, a content not seen before is told apart by its
 // line number instead ("@n"), so that memory stays bounded. A content is

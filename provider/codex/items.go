@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agt-project/agt"
+	"github.com/zeebo/xxh3"
 )
 
 // itemHandler emits the events of one ResponseItem or EventMsg payload.
@@ -127,12 +128,10 @@ func (c *conv) repeated(em *agt.Emitter, it *item, name string) bool {
 	return true
 }
 
-// signature identifies a call's name and input: the first 16 bytes of
-// their SHA-256.
-func signature(name string, in agt.Raw) (s [16]byte) {
-	sum := sha256.Sum256(append([]byte(name+"\x00"), in...))
-	copy(s[:], sum[:])
-	return s
+// signature identifies a call's name and input: the XXH3-128 of the input
+// seeded with the name's.
+func signature(name string, in agt.Raw) [16]byte {
+	return xxh3.Hash128Seed(in, xxh3.HashString(name)).Bytes()
 }
 
 func (c *conv) functionCall(em *agt.Emitter, it *item) {

@@ -39,7 +39,7 @@
 //     group (see fork.go).
 //   - Record keys (rollouts): events that have no tool id are keyed by the
 //     line's content, without its timestamp and ordinal ("c" and 24 hex
-//     digits of its SHA-256, "#n" for the n-th line of the same content in
+//     digits of its XXH3-128, "#n" for the n-th line of the same content in
 //     a session), so that a copied record and its original have one id and
 //     count once when parent and fork are read together.
 //   - Text comes from the event_msg stream in current rollouts: user_message

@@ -35,7 +35,7 @@ type rolloutLine struct {
 	Payload   item   `json:"payload"`
 
 	// Derived in Decode.
-	sum    [12]byte // the SHA-256 of its content (see contentKeys), with summed
+	sum    [12]byte // the XXH3-128 of its content (see contentKeys), with summed
 	summed bool
 	spawn  bool // the output a spawned sub-agent's copy ends with (see spawned; not set on a skimmed line)
 	skim   bool // read for a usage report: its types and time only (see skim)
