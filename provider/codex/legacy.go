@@ -25,6 +25,11 @@ func (p *legacyParser) Decode(rec []byte) (any, error) {
 		// version wrote on in its own format
 		return p.env.Decode(rec)
 	}
+	if p.usage {
+		if skimmed, err := skimLegacy(rec); skimmed {
+			return nil, err
+		}
+	}
 	var it item
 	err := agt.Decode(rec, &it)
 	if err != nil {
@@ -65,6 +70,27 @@ func (p *legacyParser) Finish(em *agt.Emitter) {
 		return
 	}
 	p.finish(em)
+}
+
+// skimLegacy reads a legacy line for a usage report (see skim): legacy
+// rollouts hold no token counts, times or folders past their header, so
+// a line that is a ResponseItem of a type the tables know or a
+// record_type marker is read for its types only, which checks it as
+// agt.Check does, and gives no event. skimmed is false for a line that
+// must be decoded whole: the header (no type), an unknown type, or a type
+// member of the wrong JSON type.
+func skimLegacy(rec []byte) (skimmed bool, err error) {
+	var v struct {
+		Type       string `json:"type"`
+		RecordType string `json:"record_type"`
+	}
+	switch err := agt.Decode(rec, &v); {
+	case err != nil && !agt.IsFieldError(err):
+		return true, err // not JSON: agt.Check's error
+	case err != nil:
+		return false, nil
+	}
+	return v.RecordType != "" || responseItems[v.Type] != nil, nil
 }
 
 // envelopeStart opens every line of a current rollout.

@@ -142,14 +142,20 @@ func TestUsageOnlyBadLines(t *testing.T) {
 // bare items) that goes on in the envelope of current rollouts (a session
 // a later version resumed; the bench generator writes them too): its
 // envelope lines are read as a current rollout's, its token count counts,
-// and a usage report gives the usage, errors and line count of a full
-// parse.
+// and a usage report, which skims the legacy lines, gives the usage,
+// errors, unknown records and line count of a full parse.
 func TestUsageOnlyLegacyMixed(t *testing.T) {
 	const ts = `{"timestamp":"2026-01-01T00:00:0`
 	lines := []string{
 		`{"id":"0198c7a0-0000-7000-8000-000000000009","timestamp":"2025-08-20T13:20:47.060Z","instructions":null}`,
 		`{"record_type":"state"}`,
 		`{"type":"message","id":null,"role":"user","content":[{"type":"input_text","text":"hi"}]}`,
+		// bad legacy lines: cut short, a raw control character, an
+		// unknown type, a type of the wrong JSON type
+		`{"type":"message","id":null,"role":"user","content":[{"type":"input_text","text":"cut`,
+		`{"type":"function_call_output","call_id":"c1","output":"a` + "\x01" + `b"}`,
+		`{"type":"brand_new_legacy_item","x":1}`,
+		`{"type":5,"id":"x"}`,
 		ts + `1.000Z","type":"turn_context","payload":{"cwd":"/p","model":"gpt-5.2-codex"}}`,
 		ts + `2.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"hi`, // cut short
 		ts + `3.000Z","type":"event_msg","payload":{"type":"agent_message","message":"a` + "\x01" + `b"}}`,                         // a raw control character
@@ -161,7 +167,7 @@ func TestUsageOnlyLegacyMixed(t *testing.T) {
 		t.Fatal(err)
 	}
 	full, fast := parseUsageView(t, agt.Options{}, path), parseUsageView(t, agt.Options{Usage: true}, path)
-	if full.stats.Errors != 2 || full.stats.Unknown != 0 || len(full.usage) != 1 {
+	if full.stats.Errors != 5 || full.stats.Unknown != 2 || len(full.usage) != 1 {
 		t.Fatalf("full parse: %d errors, %d unknown, usage %q: %s", full.stats.Errors, full.stats.Unknown, full.usage, full.diag)
 	}
 	if full.diag != fast.diag || full.stats.Errors != fast.stats.Errors || full.stats.Unknown != fast.stats.Unknown {
