@@ -1,7 +1,6 @@
 package agt
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"strings"
@@ -26,32 +25,9 @@ var escape = [256]byte{'"': 1, '\\': 1, '/': 1, 'b': 1, 'f': 1, 'n': 1, 'r': 1, 
 // backslash is in a string; a control character may be white space between
 // tokens, which the slow path tells apart.
 func checkStrings(b []byte) error {
-	for i := 0; ; {
-		j := bytes.IndexByte(b[i:], '\\')
-		if j < 0 {
-			break
-		}
-		// escapes come in runs (a blank line: \n\n; a quote in a quoted
-		// text: \\\"): the run is read here, the next search starts after it
-		for i += j; i < len(b) && b[i] == '\\'; {
-			if i+1 >= len(b) {
-				return fmt.Errorf("not JSON (a string ends in a backslash)")
-			}
-			switch escape[b[i+1]] {
-			case 1:
-				i += 2
-			case 'u':
-				if i+5 >= len(b) || !hexDigit[b[i+2]] || !hexDigit[b[i+3]] || !hexDigit[b[i+4]] || !hexDigit[b[i+5]] {
-					return fmt.Errorf("not JSON (bad \\u escape at byte %d)", i)
-				}
-				i += 6
-			default:
-				return fmt.Errorf("not JSON (bad escape \\%c at byte %d)", b[i+1], i)
-			}
-		}
-	}
-	if !hasControl(b) {
-		return nil
+	ctl, err := scanEscapes(b)
+	if err != nil || !ctl {
+		return err
 	}
 	in := false
 	for i := 0; i < len(b); i++ {
@@ -65,6 +41,24 @@ func checkStrings(b []byte) error {
 		}
 	}
 	return nil
+}
+
+// escapeAt reads the escape that opens at b[i], a backslash: its length,
+// or why JSON does not allow it.
+func escapeAt(b []byte, i int) (int, error) {
+	if i+1 >= len(b) {
+		return 0, fmt.Errorf("not JSON (a string ends in a backslash)")
+	}
+	switch escape[b[i+1]] {
+	case 1:
+		return 2, nil
+	case 'u':
+		if i+5 >= len(b) || !hexDigit[b[i+2]] || !hexDigit[b[i+3]] || !hexDigit[b[i+4]] || !hexDigit[b[i+5]] {
+			return 0, fmt.Errorf("not JSON (bad \\u escape at byte %d)", i)
+		}
+		return 6, nil
+	}
+	return 0, fmt.Errorf("not JSON (bad escape \\%c at byte %d)", b[i+1], i)
 }
 
 const (

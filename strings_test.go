@@ -2,8 +2,10 @@ package agt
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -57,7 +59,7 @@ func TestCheckStringsByteWise(t *testing.T) {
 		rng ^= rng << 13
 		rng ^= rng >> 7
 		rng ^= rng << 17
-		b := make([]byte, 1+rng%40)
+		b := make([]byte, 1+rng%160) // past 64 bytes: whole blocks of scanEscapes
 		r := rng
 		for i := range b {
 			if r < 16 {
@@ -69,7 +71,40 @@ func TestCheckStringsByteWise(t *testing.T) {
 		if got, want := checkStrings(b) == nil, byteWise(b); got != want {
 			t.Fatalf("%q: ok=%v, want %v", b, got, want)
 		}
+		if ctl, err := scanEscapes(b); !sameScan(b, ctl, err) {
+			t.Fatalf("%q: scanEscapes %v %v, the search per escape %v", b, ctl, err, errText(scanEscapesGo(b)))
+		}
 	}
+}
+
+// FuzzScanEscapes: scanEscapes, which reads the backslashes of 64 bytes at
+// a time on amd64, says what the search per escape says (the same error,
+// to the byte), whatever the bytes.
+func FuzzScanEscapes(f *testing.F) {
+	for _, s := range []string{
+		``, `\`, `"\u12G4"`, strings.Repeat(`a\n`, 40), strings.Repeat("x", 63) + `\u0041`, strings.Repeat("x", 62) + `\\\q`,
+		strings.Repeat("x", 60) + `\u00e9` + strings.Repeat(`\"`, 30), strings.Repeat("y", 127) + "\x01" + `\`, strings.Repeat(`\\`, 64) + `\`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if ctl, err := scanEscapes(b); !sameScan(b, ctl, err) {
+			t.Fatalf("%q: scanEscapes %v %v, the search per escape %v", b, ctl, err, errText(scanEscapesGo(b)))
+		}
+	})
+}
+
+// sameScan tells whether ctl and err are what scanEscapesGo gives for b.
+func sameScan(b []byte, ctl bool, err error) bool {
+	wctl, werr := scanEscapesGo(b)
+	return errText(ctl, err) == errText(wctl, werr)
+}
+
+func errText(ctl bool, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprint(ctl)
 }
 
 // byteWise is checkStrings's rule read one byte at a time: every
