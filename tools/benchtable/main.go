@@ -148,7 +148,7 @@ func run(mib, runs int, shared, cache, base string) error {
 				steps []step
 			}{"tokscale", []step{{name: tokscale, args: []string{"--home", filepath.Join(tree, "home"), "--json"}}}})
 		}
-		fmt.Printf("\n%s tree: %d files, %.1f MB (median of %d runs; RSS summed over a pipeline's processes)\n\n", p, len(files), float64(size)/1e6, runs)
+		fmt.Printf("\n%s tree: %d files, %.1f MB (median of %d runs, the rows in turn; RSS summed over a pipeline's processes)\n\n", p, len(files), float64(size)/1e6, runs)
 		fmt.Printf("| %-34s | %8s | %6s | %9s | %9s | %7s | %10s |\n", "tool", "seconds", "CPU s", "MB/s", "peak RSS", "× jq", "× ccusage")
 		fmt.Printf("|%s|%s|%s|%s|%s|%s|%s|\n", strings.Repeat("-", 36), strings.Repeat("-", 10), strings.Repeat("-", 8), strings.Repeat("-", 11), strings.Repeat("-", 11), strings.Repeat("-", 9), strings.Repeat("-", 12))
 		var jq, cc float64
@@ -157,8 +157,13 @@ func run(mib, runs int, shared, cache, base string) error {
 			r    result
 		}
 		var lines []line
-		for _, row := range rows {
-			r, err := measure(row.steps, runs)
+		steps := make([][]step, len(rows))
+		for i, row := range rows {
+			steps[i] = row.steps
+		}
+		results, errs := measure(steps, runs)
+		for i, row := range rows {
+			r, err := results[i], errs[i]
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "%s: %v\n", row.name, err)
 				continue
@@ -282,39 +287,71 @@ var freshRuns atomic.Int64
 
 // measure runs a pipeline runs times and returns the median wall time and
 // the median of the summed peak RSS.
-func measure(steps []step, runs int) (result, error) {
-	var rs []result
-	for i := 0; i < runs; i++ {
-		run := append([]step(nil), steps...)
-		for j, s := range steps {
-			if s.fresh == "" {
+func measure(rows [][]step, runs int) ([]result, []error) {
+	// the rows take turns, run after run: a machine whose speed drifts
+	// over a minute (a shared host) slows every row alike, and a row
+	// compared with another (the build before, ccusage) is timed in the
+	// same moments
+	rs := make([][]result, len(rows))
+	errs := make([]error, len(rows))
+	for range runs {
+		for i, steps := range rows {
+			if errs[i] != nil {
 				continue
 			}
-			if err := os.MkdirAll(s.fresh, 0o777); err != nil {
-				return result{}, err
-			}
-			dir := filepath.Join(s.fresh, strconv.FormatInt(freshRuns.Add(1), 10))
-			run[j].args = slices.Clone(s.args)
-			for k, a := range s.args {
-				if a == s.fresh {
-					run[j].args[k] = dir
+			run, err := fresh(steps)
+			if err == nil {
+				var r result
+				if r, err = once(run); err == nil {
+					rs[i] = append(rs[i], r)
 				}
 			}
-			syncDisks()
+			if err != nil {
+				errs[i] = err
+			}
 		}
-		r, err := once(run)
-		if err != nil {
-			return r, err
-		}
-		rs = append(rs, r)
 	}
+	meds := make([]result, len(rows))
+	for i, r := range rs {
+		if errs[i] == nil {
+			meds[i] = median(r)
+		}
+	}
+	return meds, errs
+}
+
+// fresh gives the steps of one run: a step with a fresh folder writes
+// into a new folder under it.
+func fresh(steps []step) ([]step, error) {
+	run := append([]step(nil), steps...)
+	for j, s := range steps {
+		if s.fresh == "" {
+			continue
+		}
+		if err := os.MkdirAll(s.fresh, 0o777); err != nil {
+			return nil, err
+		}
+		dir := filepath.Join(s.fresh, strconv.FormatInt(freshRuns.Add(1), 10))
+		run[j].args = slices.Clone(s.args)
+		for k, a := range s.args {
+			if a == s.fresh {
+				run[j].args[k] = dir
+			}
+		}
+		syncDisks()
+	}
+	return run, nil
+}
+
+// median is the median of each figure of rs.
+func median(rs []result) result {
 	sort.Slice(rs, func(i, j int) bool { return rs[i].wall < rs[j].wall })
 	med := rs[len(rs)/2]
 	sort.Slice(rs, func(i, j int) bool { return rs[i].rss < rs[j].rss })
 	med.rss = rs[len(rs)/2].rss
 	sort.Slice(rs, func(i, j int) bool { return rs[i].cpu < rs[j].cpu })
 	med.cpu = rs[len(rs)/2].cpu
-	return med, nil
+	return med
 }
 
 func once(steps []step) (result, error) {

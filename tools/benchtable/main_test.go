@@ -13,18 +13,39 @@ import (
 // would pay for the removal (see step.fresh).
 func TestFreshFolder(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
-	r, err := measure([]step{{name: "mkdir", args: []string{out}, fresh: out}}, 3)
+	r, err := measure1([]step{{name: "mkdir", args: []string{out}, fresh: out}}, 3)
 	if err != nil {
 		t.Fatalf("a run found the last run's folder: %v", err)
 	}
 	if r.wall <= 0 || r.cpu < 0 {
 		t.Errorf("result %+v", r)
 	}
-	if _, err := measure([]step{{name: "mkdir", args: []string{out}, fresh: out}}, 2); err != nil {
+	if _, err := measure1([]step{{name: "mkdir", args: []string{out}, fresh: out}}, 2); err != nil {
 		t.Fatalf("a row's run wrote the folder of another row's: %v", err)
 	}
 	if es, err := os.ReadDir(out); err != nil || len(es) != 5 {
 		t.Errorf("the runs' folders: %v, %v; want 5, none removed before a run", es, err)
+	}
+}
+
+// measure1 measures one row.
+func measure1(steps []step, runs int) (result, error) {
+	rs, errs := measure([][]step{steps}, runs)
+	return rs[0], errs[0]
+}
+
+// TestRowsTakeTurns: the rows are run in turn, run after run (a, b, a,
+// b, a, b), so that a drift of the machine's speed meets them alike.
+func TestRowsTakeTurns(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "log")
+	row := func(name string) []step {
+		return []step{{name: "sh", args: []string{"-c", "echo " + name + " >> " + log}}}
+	}
+	if _, errs := measure([][]step{row("a"), row("b")}, 3); errs[0] != nil || errs[1] != nil {
+		t.Fatal(errs)
+	}
+	if b, err := os.ReadFile(log); err != nil || string(b) != "a\nb\na\nb\na\nb\n" {
+		t.Errorf("order of the runs %q, %v; want a and b in turn", b, err)
 	}
 }
 
@@ -36,10 +57,10 @@ func TestStdinStep(t *testing.T) {
 	if err := save(in, "", "echo", "hello"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := measure([]step{{name: "grep", args: []string{"-q", "hello"}, stdin: in}}, 1); err != nil {
+	if _, err := measure1([]step{{name: "grep", args: []string{"-q", "hello"}, stdin: in}}, 1); err != nil {
 		t.Fatalf("grep did not read the step's stdin: %v", err)
 	}
-	if _, err := measure([]step{{name: "grep", args: []string{"-q", "absent"}, stdin: in}}, 1); err == nil {
+	if _, err := measure1([]step{{name: "grep", args: []string{"-q", "absent"}, stdin: in}}, 1); err == nil {
 		t.Fatal("grep for an absent word succeeded: stdin not the file")
 	}
 }
