@@ -124,7 +124,7 @@ func (d *def) describe() string {
 	if d.desc != "" {
 		return d.desc
 	}
-	for _, r := range idx.out[d.provider] {
+	for _, r := range idx().out[d.provider] {
 		for _, x := range r {
 			if x.Native == d.name {
 				if s := descriptions[x.Name]; s != "" {

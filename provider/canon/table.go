@@ -3,6 +3,7 @@ package canon
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/agt-project/agt"
 )
@@ -120,7 +121,6 @@ func Register(name string, t Tools) {
 		apis[name] = t.API
 		defsOf[name] = compileDefs(name, t.Defs)
 	}
-	idx = build(rows)
 }
 
 // Targets lists the registered providers that calls can be rendered for
@@ -142,7 +142,11 @@ type index struct {
 	out      map[string]map[string][]*row // provider → canonical name → rows that may render it
 }
 
-var idx = build(nil)
+// idx is the compiled table, built when it is first read: each
+// provider's registration would build it again (a sixth of a filter's
+// start), and a filter that makes no call canonical (agt-report) needs
+// none.
+var idx = sync.OnceValue(func() *index { return build(rows) })
 
 func build(all []Row) *index {
 	x := &index{exact: map[string]map[string][]*row{}, prefixes: map[string][]*row{}, out: map[string]map[string][]*row{}}
@@ -296,14 +300,14 @@ func lookup(provider, protocol string, name string, in *object) (r *row, arg str
 		sources = append(sources, protocol)
 	}
 	for _, p := range sources {
-		for _, r := range idx.exact[p][name] {
+		for _, r := range idx().exact[p][name] {
 			if holds(r.ifc, in) {
 				return r, ""
 			}
 		}
 	}
 	for _, p := range sources {
-		for _, r := range idx.prefixes[p] {
+		for _, r := range idx().prefixes[p] {
 			if strings.HasPrefix(name, r.prefix) && len(name) > len(r.prefix) && holds(r.ifc, in) {
 				return r, name[len(r.prefix):]
 			}
@@ -317,7 +321,7 @@ func lookup(provider, protocol string, name string, in *object) (r *row, arg str
 // provider's default row.
 func outRow(provider, name string, in *object) *row {
 	var def *row
-	for _, r := range idx.out[provider][name] {
+	for _, r := range idx().out[provider][name] {
 		if len(r.outc) > 0 {
 			if holds(r.outc, in) {
 				return r
