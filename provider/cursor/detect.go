@@ -78,28 +78,26 @@ func (Provider) Sniff(h agt.Head) string {
 	if h.Doc != nil {
 		return ""
 	}
-	var ps []*probe
-	var lines [][]byte
+	// every line read must be of the kind the first is: a line that is
+	// not ends the sniff (most inputs are another agent's, told by their
+	// first line)
+	n, transcript, strong := 0, false, false
+	var last *probe
 	for _, b := range h.Lines {
 		p := &probe{}
 		if agt.Unmarshal(b, p) != nil {
 			continue
 		}
-		ps, lines = append(ps, p), append(lines, b)
-	}
-	if len(ps) == 0 {
-		return ""
-	}
-	if ps[0].transcriptLine(lines[0]) {
-		for i, p := range ps {
-			if !p.transcriptLine(lines[i]) {
-				return ""
-			}
+		n, last = n+1, p
+		switch {
+		case n == 1:
+			transcript = p.transcriptLine(b)
+		case transcript && !p.transcriptLine(b):
+			return ""
 		}
-		return FormatTranscript
-	}
-	strong := false
-	for _, p := range ps {
+		if transcript {
+			continue
+		}
 		live, s := p.live()
 		if !live {
 			return ""
@@ -107,9 +105,13 @@ func (Provider) Sniff(h agt.Head) string {
 		strong = strong || s
 	}
 	switch {
+	case n == 0:
+		return ""
+	case transcript:
+		return FormatTranscript
 	case !strong:
 		return ""
-	case len(ps) == 1 && ps[0].Type == "result":
+	case n == 1 && last.Type == "result":
 		return FormatJSON
 	}
 	return FormatStreamJSON
