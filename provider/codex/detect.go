@@ -47,6 +47,11 @@ func (Provider) Sniff(head agt.Head) string {
 		if len(line) == 0 || line[0] != '{' {
 			continue // stderr interleaved with exec output
 		}
+		if h, ok, env := readHead(line); (ok || env) && rolloutEnvelope[h.typ] && agt.API.Valid(line) {
+			// the envelope Codex writes, read without decoding the
+			// payload (a session_meta's instructions are kilobytes)
+			return FormatRollout
+		}
 		var l sniffLine
 		if agt.Unmarshal(line, &l) != nil {
 			continue
