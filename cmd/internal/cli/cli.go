@@ -145,6 +145,8 @@ const grace = 2 * time.Second
 // with 0.
 func Main(build App) int {
 	signal.Ignore(syscall.SIGPIPE)
+	widenPipe(os.Stdout)
+	widenPipe(os.Stdin)
 	if os.Getenv("GOGC") == "" {
 		// the filters make garbage at the rate they read (a block per
 		// batch) over a small live heap: collecting at 3× the live heap

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package cli
+
+import "os"
+
+func widenPipe(*os.File) {}
