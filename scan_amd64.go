@@ -3,21 +3,20 @@ package agt
 import "math/bits"
 
 // masks64 reads the 64 bytes at p into masks, bit i for byte i: bs its
-// backslashes, esc the bytes an escape may have after its backslash
-// (" \ / b f n r t u), u its u, ctl its bytes below 0x20 (SSE2, which
-// every amd64 processor has).
+// backslashes, ctl its bytes below 0x20 (SSE2, which every amd64
+// processor has).
 //
 //go:noescape
-func masks64(p *byte) (bs, esc, u, ctl uint64)
+func masks64(p *byte) (bs, ctl uint64)
 
 // scanEscapes reads b's escapes (a backslash and what follows it) and
 // returns the first that JSON does not allow; ctl tells whether b holds a
 // byte below 0x20. It reads 64 bytes at a time as masks: the escaped
 // bytes (those after a backslash that escapes) come from the backslashes'
-// mask by arithmetic (escaped), and only those that are not a one-letter
-// escape's (a \uXXXX, a fault) are looked at one by one. In text that
-// quotes code one byte in twenty is a backslash, too many for a step per
-// escape.
+// mask by arithmetic (escaped), so that a run of backslashes costs no
+// step of its own, and each escaped byte is looked up once. In text that
+// quotes code one byte in twenty is a backslash, too many for a search
+// per escape.
 func scanEscapes(b []byte) (ctl bool, err error) {
 	n := len(b)
 	var ctls, carry uint64
@@ -28,14 +27,16 @@ func scanEscapes(b []byte) (ctl bool, err error) {
 			copy(pad[:], p)
 			p, in = pad[:], 1<<uint(len(p))-1
 		}
-		bs, esc, u, c := masks64(&p[0])
+		bs, c := masks64(&p[0])
 		ctls |= c & in
-		e := escaped(bs&in, &carry)
-		// a byte after a backslash that is no escape's letter (a zero past
-		// the end: the text ends in a backslash), or a \u and its digits
-		for look := e&^esc | e&u; look != 0; look &= look - 1 {
-			if _, err := escapeAt(b, off+bits.TrailingZeros64(look)-1); err != nil {
-				return false, err
+		for e := escaped(bs&in, &carry); e != 0; e &= e - 1 {
+			// a one-letter escape passes; a \u, a byte that is no
+			// escape's letter, or the end (the text ends in a
+			// backslash) is read whole
+			if i := off + bits.TrailingZeros64(e); i >= n || escape[b[i]] != 1 {
+				if _, err := escapeAt(b, i-1); err != nil {
+					return false, err
+				}
 			}
 		}
 	}
