@@ -19,6 +19,7 @@ import (
 
 	"github.com/agt-project/agt"
 	"github.com/agt-project/agt/stage"
+	"github.com/zeebo/xxh3"
 )
 
 // IndexName is the file in an output folder that remembers which inputs
@@ -29,24 +30,25 @@ const IndexName = ".agt-index.json"
 // two runs never write to one folder at once.
 const LockName = ".agt-lock"
 
-// indexSchema names the layout of the index; an index of the previous
-// layout (indexSchemaV2) is migrated, one of another layout is read as
-// empty (everything is converted again).
+// indexSchema names the layout of the index; an index of an earlier
+// layout (indexSchemaV3, indexSchemaV2) is migrated, one of another layout
+// is read as empty (everything is converted again).
 const (
-	indexSchema   = "agt.index/3"
+	indexSchema   = "agt.index/4"
+	indexSchemaV3 = "agt.index/3" // the same, with SHA-256 sums
 	indexSchemaV2 = "agt.index/2"
 )
 
 // Index maps input units to a fingerprint of their files (path, size,
 // modification time, and the options of the run) and the files they gave,
-// each with its size and SHA-256. A unit with an empty fingerprint is not
+// each with its size and sum (newSum). A unit with an empty fingerprint is not
 // done (a read error, a failed write, or an input that cannot be
 // fingerprinted, as stdin): it only keeps its claim on its file names.
 //
 // Units are keyed by where their first file is (Key: the absolute path,
 // folders' links resolved), not by how it was typed; each input is
 // recorded with the size and modification time its fingerprint was made
-// of and, once read whole, the SHA-256 of its content, so that the same
+// of and, once read whole, the sum of its content, so that the same
 // content met under another path (a copy, an archive of the tree, the tree
 // of an archive) is known without being converted again.
 type Index struct {
@@ -60,10 +62,10 @@ type Index struct {
 	pending  map[string]string       // unit → fingerprint of the run under way
 	inputs   map[string][]IndexInput // unit → its inputs, in the run under way
 	read     map[string]content      // input path → content read whole in this run
-	archive  map[string]string       // archive path → SHA-256 of the archive file, this run
+	archive  map[string]string       // archive path → sum of the archive file, this run
 	byPath   map[string]IndexInput   // input path → its record
-	bySum    map[string][]string     // content SHA-256 → units whose inputs hold it
-	byMember map[string]IndexInput   // archive SHA-256 NUL member name → the member's record
+	bySum    map[string][]string     // content sum → units whose inputs hold it
+	byMember map[string]IndexInput   // archive sum NUL member name → the member's record
 	lengths  map[int64]bool          // lengths of the contents recorded
 	sessions map[string][]string     // agt session id → units whose files held it
 	keys     sync.Map                // unit or path → Key
@@ -103,14 +105,14 @@ type IndexMember struct {
 // modification time (RFC 3339, UTC, to the nanosecond: a JSON number would
 // lose digits in tools that read numbers as floats, as jq) its fingerprint
 // was made of (an archive
-// member's are its archive's), and the SHA-256 and length of its content
-// when it was read whole; Archive is the SHA-256 of the archive file that
+// member's are its archive's), and the sum (newSum) and length of its
+// content when it was read whole; Archive is the sum of the archive file that
 // holds a member.
 type IndexInput struct {
 	Path    string `json:"path"`
 	Size    int64  `json:"size"`
 	MTime   string `json:"mtime"`
-	SHA256  string `json:"sha256,omitempty"`
+	Sum     string `json:"xxh3,omitempty"`
 	Length  int64  `json:"length,omitempty"`
 	Archive string `json:"archive,omitempty"`
 }
@@ -123,9 +125,9 @@ type content struct {
 
 // IndexFile is one file a unit gave, relative to the output folder.
 type IndexFile struct {
-	Path   string `json:"path"`
-	Size   int64  `json:"size"`
-	SHA256 string `json:"sha256"`
+	Path string `json:"path"`
+	Size int64  `json:"size"`
+	Sum  string `json:"xxh3"`
 	// Session is the agt session id of the session the file holds (""
 	// in indexes written before it was recorded).
 	Session string `json:"session,omitempty"`
@@ -217,12 +219,24 @@ func decodeIndex(b []byte, key func(string) string) map[string]IndexEntry {
 		return map[string]IndexEntry{}
 	}
 	switch head.Schema {
-	case indexSchema:
+	case indexSchema, indexSchemaV3:
 		var ix struct {
 			Units map[string]IndexEntry `json:"units"`
 		}
 		if agt.API.Unmarshal(b, &ix) != nil || ix.Units == nil {
 			return map[string]IndexEntry{}
+		}
+		if head.Schema == indexSchemaV3 {
+			// its SHA-256 sums (members "sha256", not read) are not
+			// sums of this layout: without them its files are not known
+			// intact and its inputs' content is unknown, so that its
+			// units are converted again once, under the same names
+			for _, e := range ix.Units {
+				clearArchives(e.Inputs)
+				for _, m := range e.Members {
+					clearArchives(m.Inputs)
+				}
+			}
 		}
 		return ix.Units
 	case indexSchemaV2:
@@ -266,17 +280,24 @@ func decodeIndex(b []byte, key func(string) string) map[string]IndexEntry {
 	return map[string]IndexEntry{}
 }
 
+// clearArchives forgets the sums of the archives that hold inputs.
+func clearArchives(in []IndexInput) {
+	for i := range in {
+		in[i].Archive = ""
+	}
+}
+
 // learn adds the sessions a recorded unit's files hold and, with content,
 // what its inputs hold to the lookup tables (ix.mu held, or the index not
 // yet shared).
 func (ix *Index) learn(unit string, e IndexEntry, content bool) {
 	add := func(in IndexInput) {
-		if in.SHA256 == "" {
+		if in.Sum == "" {
 			return
 		}
 		ix.byPath[in.Path] = in
-		if us := ix.bySum[in.SHA256]; len(us) == 0 || us[len(us)-1] != unit {
-			ix.bySum[in.SHA256] = append(us, unit)
+		if us := ix.bySum[in.Sum]; len(us) == 0 || us[len(us)-1] != unit {
+			ix.bySum[in.Sum] = append(us, unit)
 		}
 		ix.lengths[in.Length] = true
 		if in.Archive != "" {
@@ -613,11 +634,11 @@ func (ix *Index) same(unit string, files []stage.Input, in []IndexInput) string 
 		e := ix.Units[cand]
 		have := map[string]bool{}
 		for _, r := range e.Inputs {
-			have[r.SHA256] = true
+			have[r.Sum] = true
 		}
 		for _, m := range e.Members {
 			for _, r := range m.Inputs {
-				have[r.SHA256] = true
+				have[r.Sum] = true
 			}
 		}
 		all := true
@@ -631,16 +652,16 @@ func (ix *Index) same(unit string, files []stage.Input, in []IndexInput) string 
 	return ""
 }
 
-// sum is the SHA-256 of the content of f, or "" when unknown; rec (f's
+// sum is the sum of the content of f, or "" when unknown; rec (f's
 // record) is given it (ix.mu held).
 func (ix *Index) sum(f stage.Input, rec *IndexInput) string {
 	if c, ok := ix.read[rec.Path]; ok && !strings.Contains(rec.Path, "!/") {
-		rec.SHA256, rec.Length = c.sum, c.length
+		rec.Sum, rec.Length = c.sum, c.length
 		return c.sum
 	}
 	if prev, ok := ix.byPath[rec.Path]; ok && prev.Size == rec.Size && prev.MTime == rec.MTime {
-		rec.SHA256, rec.Length, rec.Archive = prev.SHA256, prev.Length, prev.Archive
-		return rec.SHA256
+		rec.Sum, rec.Length, rec.Archive = prev.Sum, prev.Length, prev.Archive
+		return rec.Sum
 	}
 	file, name, member := strings.Cut(rec.Path, "!/")
 	if member {
@@ -653,8 +674,8 @@ func (ix *Index) sum(f stage.Input, rec *IndexInput) string {
 		if a == "" || !ok {
 			return ""
 		}
-		rec.SHA256, rec.Length, rec.Archive = m.SHA256, m.Length, a
-		return rec.SHA256
+		rec.Sum, rec.Length, rec.Archive = m.Sum, m.Length, a
+		return rec.Sum
 	}
 	if !f.File || !ix.lengths[rec.Size] {
 		return ""
@@ -663,26 +684,32 @@ func (ix *Index) sum(f stage.Input, rec *IndexInput) string {
 	if err != nil {
 		return ""
 	}
-	rec.SHA256, rec.Length = s, rec.Size
+	rec.Sum, rec.Length = s, rec.Size
 	ix.read[rec.Path] = content{sum: s, length: rec.Size} // hashed once a run
 	return s
 }
 
-// hashFile is the SHA-256 of a file's content.
+// newSum is the hash of the contents the index records (inputs, archives,
+// files): XXH3-128, 32 hex digits. It tells a content from another and a
+// changed file from its record; it is not cryptographic (SHA-256 of every
+// input and output was a seventh of an -o run's CPU).
+func newSum() hash.Hash { return xxh3.New128() }
+
+// hashFile is the sum (newSum) of a file's content.
 func hashFile(p string) (string, error) {
 	f, err := os.Open(p)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	h := sha256.New()
+	h := newSum()
 	if _, err := io.Copy(h, f); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// Watch wraps the inputs so that each one read to its end has the SHA-256
+// Watch wraps the inputs so that each one read to its end has the sum
 // of its content noted, for the records of its unit.
 func (ix *Index) Watch(inputs []stage.Input) []stage.Input {
 	out := make([]stage.Input, len(inputs))
@@ -694,7 +721,7 @@ func (ix *Index) Watch(inputs []stage.Input) []stage.Input {
 				if err != nil {
 					return nil, err
 				}
-				return &hashing{input: input{rc}, h: sha256.New(), done: func(c content) {
+				return &hashing{input: input{rc}, h: newSum(), done: func(c content) {
 					k := ix.Key(path)
 					ix.mu.Lock()
 					ix.read[k] = c
@@ -751,9 +778,9 @@ func (ix *Index) filled(unit string) []IndexInput {
 	in := append([]IndexInput(nil), ix.inputs[unit]...)
 	for i := range in {
 		if c, ok := ix.read[in[i].Path]; ok {
-			in[i].SHA256, in[i].Length = c.sum, c.length
+			in[i].Sum, in[i].Length = c.sum, c.length
 		}
-		if file, _, ok := strings.Cut(in[i].Path, "!/"); ok && in[i].SHA256 != "" {
+		if file, _, ok := strings.Cut(in[i].Path, "!/"); ok && in[i].Sum != "" {
 			a, ok := ix.archive[file]
 			if !ok { // once per archive and run, whatever was met before
 				a, _ = hashFile(file)
@@ -784,11 +811,11 @@ func (ix *Index) intact(f IndexFile) bool {
 		return false
 	}
 	defer r.Close()
-	h := sha256.New()
+	h := newSum()
 	if _, err := io.Copy(h, r); err != nil {
 		return false
 	}
-	return hex.EncodeToString(h.Sum(nil)) == f.SHA256
+	return hex.EncodeToString(h.Sum(nil)) == f.Sum
 }
 
 // Owner is the unit that owns file (a path relative to the folder), or "".

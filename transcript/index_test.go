@@ -101,7 +101,7 @@ func TestIndexSameContent(t *testing.T) {
 	})
 	run("salt", func(ix *Index, d *Dir) {
 		e := ix.Units[ix.Key(input("copy.jsonl").Path)]
-		if e.Same != ix.Key(input("a.jsonl").Path) || len(e.Files) != 0 || len(e.Inputs) != 1 || e.Inputs[0].SHA256 == "" {
+		if e.Same != ix.Key(input("a.jsonl").Path) || len(e.Files) != 0 || len(e.Inputs) != 1 || e.Inputs[0].Sum == "" {
 			t.Errorf("the copy is recorded as %+v", e)
 		}
 		if len(ix.read) != 0 {
@@ -124,7 +124,7 @@ func TestIndexSameContent(t *testing.T) {
 			t.Error("a copy is up to date while the file holding its content is damaged")
 		}
 	})
-	if b, _ := os.ReadFile(filepath.Join(out, IndexName)); !strings.Contains(string(b), `"schema":"agt.index/3"`) {
+	if b, _ := os.ReadFile(filepath.Join(out, IndexName)); !strings.Contains(string(b), `"schema":"agt.index/4"`) {
 		t.Errorf("index: %s", b)
 	}
 }

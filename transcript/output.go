@@ -573,7 +573,7 @@ func (d *Dir) writer() {
 
 // writeFile writes the file of j into place and closes j.done.
 func (d *Dir) writeFile(j *fileJob) {
-	sum := sha256.New()
+	sum := newSum()
 	root, name, tmp := d.root, j.name, j.tmp
 	if j.in != nil { // a path of one name: no folder walked for each file
 		root, name, tmp = j.in, j.base, j.tmpBase
@@ -582,7 +582,7 @@ func (d *Dir) writeFile(j *fileJob) {
 	if err != nil {
 		j.err = fmt.Errorf("%s: %w", filepath.Join(d.path, j.name), unwrapPath(err))
 	} else {
-		j.file = IndexFile{Path: j.name, Size: n, SHA256: hex.EncodeToString(sum.Sum(nil)), Session: j.session}
+		j.file = IndexFile{Path: j.name, Size: n, Sum: hex.EncodeToString(sum.Sum(nil)), Session: j.session}
 	}
 	j.fill = nil
 	close(j.done)

@@ -295,12 +295,47 @@ func TestOutputIndexV2(t *testing.T) {
 		t.Errorf("files %v; s1.transcript.jsonl %q, want the first run's", names, got)
 	}
 	b, _ = os.ReadFile(filepath.Join(out, ".agt-index.json"))
-	if !bytes.Contains(b, []byte(`"schema":"agt.index/3"`)) {
+	if !bytes.Contains(b, []byte(`"schema":"agt.index/4"`)) {
 		t.Errorf("index not migrated: %s", b)
 	}
 	code, _, stderr = runCode(t, Transcript, nil, "-o", "out", live)
 	if code != 0 || !strings.Contains(stderr, " 0 sessions, 1 input skipped") {
 		t.Errorf("again, by its absolute path: exit %d, %s", code, stderr)
+	}
+}
+
+// TestOutputIndexV3: a folder whose index has the previous layout
+// (agt.index/3: SHA-256 sums) keeps its names; its sums, of another hash,
+// are not read, so that the unit is converted again once, over its own
+// file, and then skipped under the current layout.
+func TestOutputIndexV3(t *testing.T) {
+	dir := t.TempDir()
+	live, _ := twoCopies(t, dir)
+	out := filepath.Join(dir, "out")
+	runApp(t, Transcript, nil, "-q", "-o", out, live)
+	written, _ := os.ReadFile(filepath.Join(out, "claude", "s1.transcript.jsonl"))
+	b, _ := os.ReadFile(filepath.Join(out, ".agt-index.json"))
+	if !bytes.Contains(b, []byte(`"xxh3":"`)) {
+		t.Fatalf("no sums in the index: %s", b)
+	}
+	old := bytes.ReplaceAll(bytes.Replace(b, []byte(`"schema":"agt.index/4"`), []byte(`"schema":"agt.index/3"`), 1), []byte(`"xxh3":"`), []byte(`"sha256":"`))
+	if err := os.WriteFile(filepath.Join(out, ".agt-index.json"), old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCode(t, Transcript, nil, "-o", out, live)
+	if code != 0 || !strings.Contains(stderr, " 1 session, 0 inputs skipped") || strings.Contains(stderr, "is written as") {
+		t.Errorf("after the old index: exit %d, %s", code, stderr)
+	}
+	names, _ := filepath.Glob(filepath.Join(out, "claude", "*"))
+	if got, _ := os.ReadFile(filepath.Join(out, "claude", "s1.transcript.jsonl")); len(names) != 1 || !bytes.Equal(got, written) {
+		t.Errorf("files %v; s1.transcript.jsonl %q, want the first run's", names, got)
+	}
+	if b, _ = os.ReadFile(filepath.Join(out, ".agt-index.json")); !bytes.Contains(b, []byte(`"schema":"agt.index/4"`)) || bytes.Contains(b, []byte(`"sha256"`)) {
+		t.Errorf("index not migrated: %s", b)
+	}
+	code, _, stderr = runCode(t, Transcript, nil, "-o", out, live)
+	if code != 0 || !strings.Contains(stderr, " 0 sessions, 1 input skipped") {
+		t.Errorf("again: exit %d, %s", code, stderr)
 	}
 }
 
