@@ -213,6 +213,9 @@ var shellPatchRE = regexp.MustCompile(`^\s*(?:cd\s+('[^']*'|"[^"]*"|[^\s;&|]+)\s
 // sent their patches through the shell) an Edit or Write of its files;
 // the command stays in the input. It reports whether cmd was one.
 func shellPatch(c *nctx, cmd string) bool {
+	if !strings.Contains(cmd, "apply_patch") && !strings.Contains(cmd, "applypatch") {
+		return false // what shellPatchRE asks for, without running it on every command
+	}
 	m := shellPatchRE.FindStringSubmatch(cmd)
 	if m == nil {
 		return false
