@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/agt-project/agt"
 )
@@ -42,10 +43,12 @@ func (p *rolloutParser) Decode(rec []byte) (any, error) {
 			return r, err
 		}
 	}
-	var r rolloutLine
-	err := agt.Decode(rec, &r)
+	r := lines.Get().(*rolloutLine)
+	*r = rolloutLine{}
+	err := agt.Decode(rec, r)
 	if err != nil {
 		if !agt.IsFieldError(err) {
+			lines.Put(r)
 			return nil, err
 		}
 	}
@@ -57,9 +60,14 @@ func (p *rolloutParser) Decode(rec []byte) (any, error) {
 			err = e
 		}
 	}
-	r.sum, r.summed, r.spawn = contentSum(rec), true, spawned(&r, rec)
-	return &r, err
+	r.sum, r.summed, r.spawn = contentSum(rec), true, spawned(r, rec)
+	return r, err
 }
+
+// lines are decoded rollout lines Apply is done with, for Decode to fill
+// again: a line is 1.2 KB, as many bytes allocated as the log has, and
+// Apply keeps nothing of it (see line).
+var lines = sync.Pool{New: func() any { return new(rolloutLine) }}
 
 // lineHandler emits the events of one rollout line.
 type lineHandler func(p *rolloutParser, em *agt.Emitter, r *rolloutLine)
@@ -77,7 +85,9 @@ var rolloutTypes = map[string]lineHandler{
 
 func (p *rolloutParser) Apply(em *agt.Emitter, v any) {
 	r, ok := v.(*rolloutLine)
-	if !ok {
+	if ok {
+		defer lines.Put(r)
+	} else {
 		r = p.line(v.(*skimLine))
 	}
 	if len(p.held) > 0 {
