@@ -259,11 +259,7 @@ func twoCopies(t *testing.T, dir string) (live, backup string) {
 // its names: the unit is converted again once, over its own file, and the
 // index is then of the current layout.
 func TestOutputIndexV2(t *testing.T) {
-	dir := t.TempDir()
-	live, _ := twoCopies(t, dir)
-	out := filepath.Join(dir, "out")
-	runApp(t, Transcript, nil, "-q", "-o", out, live)
-	written, _ := os.ReadFile(filepath.Join(out, "claude", "s1.transcript.jsonl"))
+	dir, live, out, written := convertedOnce(t)
 	var ix struct {
 		Units map[string]struct {
 			Files []json.RawMessage `json:"files"`
@@ -286,7 +282,31 @@ func TestOutputIndexV2(t *testing.T) {
 	// the file changed by hand: a unit that lost its name would leave it be
 	os.WriteFile(filepath.Join(out, "claude", "s1.transcript.jsonl"), []byte("{}\n"), 0o644)
 	t.Chdir(dir)
-	code, _, stderr := runCode(t, Transcript, nil, "-o", "out", "live/a.jsonl")
+	convertedAgain(t, out, written, "-o", "out", "live/a.jsonl")
+	code, _, stderr := runCode(t, Transcript, nil, "-o", "out", live)
+	if code != 0 || !strings.Contains(stderr, " 0 sessions, 1 input skipped") {
+		t.Errorf("again, by its absolute path: exit %d, %s", code, stderr)
+	}
+}
+
+// convertedOnce converts one of twoCopies into the folder out, in dir:
+// live is the input, written the transcript it gave.
+func convertedOnce(t *testing.T) (dir, live, out string, written []byte) {
+	dir = t.TempDir()
+	live, _ = twoCopies(t, dir)
+	out = filepath.Join(dir, "out")
+	runApp(t, Transcript, nil, "-q", "-o", out, live)
+	written, _ = os.ReadFile(filepath.Join(out, "claude", "s1.transcript.jsonl"))
+	return dir, live, out, written
+}
+
+// convertedAgain runs agt-transcript with args over the folder out, whose
+// index an earlier version wrote: the unit is converted again once, into
+// the name it had (the transcript written, the only file), and the index
+// is then of the current layout.
+func convertedAgain(t *testing.T, out string, written []byte, args ...string) {
+	t.Helper()
+	code, _, stderr := runCode(t, Transcript, nil, args...)
 	if code != 0 || !strings.Contains(stderr, " 1 session, 0 inputs skipped") || strings.Contains(stderr, "is written as") {
 		t.Errorf("after the old index: exit %d, %s", code, stderr)
 	}
@@ -294,13 +314,8 @@ func TestOutputIndexV2(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(out, "claude", "s1.transcript.jsonl")); len(names) != 1 || !bytes.Equal(got, written) {
 		t.Errorf("files %v; s1.transcript.jsonl %q, want the first run's", names, got)
 	}
-	b, _ = os.ReadFile(filepath.Join(out, ".agt-index.json"))
-	if !bytes.Contains(b, []byte(`"schema":"agt.index/4"`)) {
+	if b, _ := os.ReadFile(filepath.Join(out, ".agt-index.json")); !bytes.Contains(b, []byte(`"schema":"agt.index/4"`)) || bytes.Contains(b, []byte(`"sha256"`)) {
 		t.Errorf("index not migrated: %s", b)
-	}
-	code, _, stderr = runCode(t, Transcript, nil, "-o", "out", live)
-	if code != 0 || !strings.Contains(stderr, " 0 sessions, 1 input skipped") {
-		t.Errorf("again, by its absolute path: exit %d, %s", code, stderr)
 	}
 }
 
@@ -309,11 +324,7 @@ func TestOutputIndexV2(t *testing.T) {
 // are not read, so that the unit is converted again once, over its own
 // file, and then skipped under the current layout.
 func TestOutputIndexV3(t *testing.T) {
-	dir := t.TempDir()
-	live, _ := twoCopies(t, dir)
-	out := filepath.Join(dir, "out")
-	runApp(t, Transcript, nil, "-q", "-o", out, live)
-	written, _ := os.ReadFile(filepath.Join(out, "claude", "s1.transcript.jsonl"))
+	_, live, out, written := convertedOnce(t)
 	b, _ := os.ReadFile(filepath.Join(out, ".agt-index.json"))
 	if !bytes.Contains(b, []byte(`"xxh3":"`)) {
 		t.Fatalf("no sums in the index: %s", b)
@@ -322,18 +333,8 @@ func TestOutputIndexV3(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, ".agt-index.json"), old, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	convertedAgain(t, out, written, "-o", out, live)
 	code, _, stderr := runCode(t, Transcript, nil, "-o", out, live)
-	if code != 0 || !strings.Contains(stderr, " 1 session, 0 inputs skipped") || strings.Contains(stderr, "is written as") {
-		t.Errorf("after the old index: exit %d, %s", code, stderr)
-	}
-	names, _ := filepath.Glob(filepath.Join(out, "claude", "*"))
-	if got, _ := os.ReadFile(filepath.Join(out, "claude", "s1.transcript.jsonl")); len(names) != 1 || !bytes.Equal(got, written) {
-		t.Errorf("files %v; s1.transcript.jsonl %q, want the first run's", names, got)
-	}
-	if b, _ = os.ReadFile(filepath.Join(out, ".agt-index.json")); !bytes.Contains(b, []byte(`"schema":"agt.index/4"`)) || bytes.Contains(b, []byte(`"sha256"`)) {
-		t.Errorf("index not migrated: %s", b)
-	}
-	code, _, stderr = runCode(t, Transcript, nil, "-o", out, live)
 	if code != 0 || !strings.Contains(stderr, " 0 sessions, 1 input skipped") {
 		t.Errorf("again: exit %d, %s", code, stderr)
 	}
