@@ -21,12 +21,7 @@ import (
 // relay included), every file gives the usage events and session folders it
 // gives in full: same ids, sessions, streams, times, models and figures.
 func TestUsageOnly(t *testing.T) {
-	paths := []string{providertest.Testdata(t, "claude")}
-	if dir := filepath.Join(providertest.RepoRoot(t), "..", "shared", "corpus", "claude"); !testing.Short() {
-		if _, err := os.Stat(dir); err == nil {
-			paths = append(paths, dir)
-		}
-	}
+	paths := providertest.TestdataAndCorpus(t, "claude")
 	// the usage events, then the sessions' first folders: the report reads
 	// each apart, so their order among one another does not matter
 	usage := func(opts agt.Options) [][]byte {

@@ -69,6 +69,10 @@ func (p *rolloutParser) Decode(rec []byte) (any, error) {
 // Apply keeps nothing of it (see line).
 var lines = sync.Pool{New: func() any { return new(rolloutLine) }}
 
+// recycle hands a line Apply is done with back to lines (a test scribbles
+// over it first).
+var recycle = func(r *rolloutLine) { lines.Put(r) }
+
 // lineHandler emits the events of one rollout line.
 type lineHandler func(p *rolloutParser, em *agt.Emitter, r *rolloutLine)
 
@@ -86,7 +90,7 @@ var rolloutTypes = map[string]lineHandler{
 func (p *rolloutParser) Apply(em *agt.Emitter, v any) {
 	r, ok := v.(*rolloutLine)
 	if ok {
-		defer lines.Put(r)
+		defer recycle(r)
 	} else {
 		r = p.line(v.(*skimLine))
 	}

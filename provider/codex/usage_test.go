@@ -62,12 +62,7 @@ func parseUsageView(t *testing.T, opts agt.Options, paths ...string) usageView {
 // and sub-agents included (their copied histories are placed by the
 // skimmed lines' times and turns).
 func TestUsageOnly(t *testing.T) {
-	paths := []string{providertest.Testdata(t, "codex")}
-	if dir := filepath.Join(providertest.RepoRoot(t), "..", "shared", "corpus", "codex"); !testing.Short() {
-		if _, err := os.Stat(dir); err == nil {
-			paths = append(paths, dir)
-		}
-	}
+	paths := providertest.TestdataAndCorpus(t, "codex")
 	full, fast := parseUsageView(t, agt.Options{}, paths...), parseUsageView(t, agt.Options{Usage: true}, paths...)
 	if len(full.usage) < 10 { // testdata alone holds 20
 		t.Fatalf("%d usage events", len(full.usage))

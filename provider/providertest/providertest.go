@@ -34,6 +34,18 @@ func CorpusDir(t testing.TB) string {
 	return dir
 }
 
+// TestdataAndCorpus are the provider's folders of testdata and, unless
+// -short, of the shared corpus (when it is there).
+func TestdataAndCorpus(t testing.TB, name string) []string {
+	paths := []string{Testdata(t, name)}
+	if dir := filepath.Join(RepoRoot(t), "..", "shared", "corpus", name); !testing.Short() {
+		if _, err := os.Stat(dir); err == nil {
+			paths = append(paths, dir)
+		}
+	}
+	return paths
+}
+
 // CorpusProviders are the registered providers that have a folder in the
 // corpus at dir, by name.
 func CorpusProviders(dir string) []string {
