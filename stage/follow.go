@@ -741,9 +741,10 @@ func samePrefix(a, b *os.File, n int64) bool {
 	return true
 }
 
-// Written waits until the file at path holds something (a file created
-// empty is written a moment later), until ctx ends, or until it is gone:
-// what its first line says (which session it holds) can then be read.
+// Written waits until the file at path holds a whole first line (a file
+// created empty is written a moment later, and a line may come in parts),
+// until ctx ends, or until it is gone: what its first line says (which
+// session it holds) can then be read.
 func (f *Follower) Written(ctx context.Context, path string) {
 	wake, unwatch := f.notify.watch(path)
 	defer unwatch()
@@ -754,7 +755,7 @@ func (f *Follower) Written(ctx context.Context, path string) {
 	tm := time.NewTimer(poll)
 	defer tm.Stop()
 	for {
-		if st, err := os.Stat(path); err != nil || st.Size() > 0 {
+		if st, err := os.Stat(path); err != nil || st.Size() > 0 && HasLine(path) {
 			return
 		}
 		select {
@@ -766,3 +767,73 @@ func (f *Follower) Written(ctx context.Context, path string) {
 		}
 	}
 }
+
+// HasLine tells whether the file at path holds a whole first line: a line
+// end in its first heldLine bytes, or more bytes than that (a line that
+// long is not needed whole to tell what the file holds), or whether it is
+// no regular file or cannot be read (its reader says why; a named pipe is
+// not opened here, which would wait for its writer).
+func HasLine(path string) bool {
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return true
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return true
+	}
+	defer file.Close()
+	buf := make([]byte, 64<<10)
+	for read := 0; read < heldLine; {
+		n, err := file.Read(buf)
+		if bytes.IndexByte(buf[:n], '\n') >= 0 {
+			return true
+		}
+		if read += n; err != nil {
+			return err != io.EOF
+		}
+	}
+	return true
+}
+
+// heldLine bounds the bytes of a line being written that WholeLines holds
+// back and that HasLine looks for a line end in.
+const heldLine = 1 << 20
+
+// WholeLines reads r up to its last line end: the part of a line being
+// written, its end not there yet, is left out (unless it is longer than
+// heldLine: such a line is cut from what a head tells anyway). It reads
+// the head of a followed file as it is now.
+func WholeLines(r io.ReadCloser) io.ReadCloser { return &wholeLines{r: r} }
+
+type wholeLines struct {
+	r     io.ReadCloser
+	held  []byte // read, not handed on yet
+	ready int    // the bytes of held that may be handed on
+	long  bool   // the line held is longer than heldLine: it passes as it comes
+	buf   []byte
+	err   error // the read error that ended r
+}
+
+func (w *wholeLines) Read(p []byte) (int, error) {
+	for w.ready == 0 { // held has no line end
+		if w.err != nil {
+			return 0, w.err
+		}
+		if w.buf == nil {
+			w.buf = make([]byte, 64<<10)
+		}
+		k, err := w.r.Read(w.buf)
+		old := len(w.held)
+		w.held, w.err = append(w.held, w.buf[:k]...), err
+		if i := bytes.LastIndexByte(w.held[old:], '\n'); i >= 0 {
+			w.ready, w.long = old+i+1, false
+		} else if w.long = w.long || len(w.held) > heldLine; w.long {
+			w.ready = len(w.held)
+		}
+	}
+	k := copy(p, w.held[:w.ready])
+	w.held, w.ready = w.held[k:], w.ready-k
+	return k, nil
+}
+
+func (w *wholeLines) Close() error { return w.r.Close() }

@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"testing/iotest"
 	"time"
 )
 
@@ -262,4 +264,64 @@ func TestTailWrittenAnew(t *testing.T) {
 	defer cancel()
 	r := openRead(t, ctx, fl, path, "one\n")
 	readAnew(t, ctx, fl, notes, r, path, "another\nsecond\n", "written anew")
+}
+
+// TestWholeLines: the head of a file being written is read up to its last
+// line end (a line in parts is left out until its end is there), a line
+// longer than heldLine passes as it is; HasLine tells whether a first line
+// is whole.
+func TestWholeLines(t *testing.T) {
+	long := strings.Repeat("x", heldLine+10)
+	cases := []struct {
+		name, text, want string
+		has              bool
+	}{
+		{"empty", "", "", false},
+		{"a line in parts", `{"a":1`, "", false},
+		{"a whole line", "{\"a\":1}\n", "{\"a\":1}\n", true},
+		{"then a line in parts", "{\"a\":1}\n{\"b\":", "{\"a\":1}\n", true},
+		{"blank lines", "\n\n", "\n\n", true},
+		{"a line too long to hold", long, long, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "a.jsonl")
+			if err := os.WriteFile(p, []byte(c.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := WholeLines(f)
+			got, err := io.ReadAll(iotest.OneByteReader(r))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != c.want {
+				t.Errorf("read %.40q (%d bytes), want %.40q (%d)", got, len(got), c.want, len(c.want))
+			}
+			if err := r.Close(); err != nil {
+				t.Error(err)
+			}
+			if got := HasLine(p); got != c.has {
+				t.Errorf("HasLine = %v, want %v", got, c.has)
+			}
+		})
+	}
+	if !HasLine(filepath.Join(t.TempDir(), "gone.jsonl")) {
+		t.Error("HasLine of a file not there = false, want true (its reader says why)")
+	}
+}
+
+// TestHasLineFIFO: HasLine does not open a named pipe (its open would
+// wait for a writer).
+func TestHasLineFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "fifo.jsonl")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	if !HasLine(p) {
+		t.Error("HasLine of a named pipe = false, want true (its reader reads it)")
+	}
 }
