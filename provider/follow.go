@@ -71,11 +71,19 @@ func (r *followRun) run(roots []string, inputs []stage.Input) error {
 	// the files of one session are one unit, read side by side: a session
 	// and its subagent files are one session while followed, as when read
 	// whole
-	for _, u := range r.lives.group(Units(followed)) {
+	units, orphans := r.lives.group(Units(followed))
+	for _, u := range units {
 		lu := r.lives.add(u)
 		for i, in := range u.Files {
 			r.spawn(func() error { return r.lives.read(r.rctx, lu, i, in) })
 		}
+	}
+	for _, in := range orphans {
+		seq := r.lives.find(in, false)
+		r.spawn(func() error {
+			lu, i := r.lives.join(r.rctx, in, seq, true)
+			return r.lives.read(r.rctx, lu, i, in)
+		})
 	}
 	for _, in := range docs {
 		r.spawn(func() error { return r.s.followDoc(r.rctx, r.fctx, r.fl, in, r.out) })
@@ -145,18 +153,24 @@ func (r *followRun) open(in stage.Input) stage.Input {
 // found reads the files Watch found: a session's main file before its
 // members (a folder is walked before the file of its name:
 // <session>/subagents/ before <session>.jsonl), each joined now when it
-// holds something, else once it does (its head tells its session).
+// holds a whole line, else once it does (its head tells its session), and
+// a member file whose main file waits so too after it (see join).
 func (r *followRun) found(ins []stage.Input) {
 	for _, in := range r.lives.mainsFirst(ins) {
 		in := r.open(in)
-		if st, err := os.Stat(in.Path); err == nil && st.Size() > 0 {
-			lu, i := r.lives.join(in)
-			r.spawn(func() error { return r.lives.read(r.rctx, lu, i, in) })
-			continue
+		written := stage.HasLine(in.Path)
+		seq := r.lives.find(in, !written)
+		if written {
+			if lu, i := r.lives.join(r.rctx, in, seq, false); lu != nil {
+				r.spawn(func() error { return r.lives.read(r.rctx, lu, i, in) })
+				continue
+			}
 		}
 		r.spawn(func() error {
-			r.fl.Written(r.fctx, in.Path)
-			lu, i := r.lives.join(in)
+			if !written {
+				r.fl.Written(r.fctx, in.Path)
+			}
+			lu, i := r.lives.join(r.rctx, in, seq, true)
 			return r.lives.read(r.rctx, lu, i, in)
 		})
 	}

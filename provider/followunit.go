@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"io"
 	"os"
 	"path"
 	"sync"
@@ -25,10 +26,25 @@ type liveUnits struct {
 	byPath    map[string]*liveUnit // a unit by the path of each of its files
 	bySession map[string]*liveUnit // a unit by provider NUL native session of its main file
 	// watching: the folders are still looked at (their last look is taken
-	// when following ends): no unit ends before, so that a member file
-	// found in the last look joins its session's unit
+	// when following ends): no unit ends before, nor while a file found
+	// is still to join its unit (unjoined), so that a member file found in
+	// the last look, or waiting for its main file, joins its session's unit
 	watching bool
+	unjoined int
 	units    []*liveUnit
+	// found counts the files found; waiting are those found empty (or
+	// with no whole line yet), by path, not joined yet: a member file
+	// whose main file is not followed waits for those found before it
+	// (see join)
+	found   int
+	waiting map[string]*waitingFile
+}
+
+// waitingFile is a file found before it held a whole line: its head
+// cannot tell its session yet.
+type waitingFile struct {
+	seq  int           // when it was found (liveUnits.found)
+	done chan struct{} // closed once its head is read (it is joined, or its unit's first batch went)
 }
 
 type liveUnit struct {
@@ -44,13 +60,15 @@ type liveUnit struct {
 }
 
 func newLiveUnits(s *Source, out chan<- *stage.Batch) *liveUnits {
-	return &liveUnits{s: s, out: out, byPath: map[string]*liveUnit{}, bySession: map[string]*liveUnit{}, watching: true}
+	return &liveUnits{s: s, out: out, byPath: map[string]*liveUnit{}, bySession: map[string]*liveUnit{}, watching: true, waiting: map[string]*waitingFile{}}
 }
 
 // group joins units whose first file is a member file of a session (a
 // Claude Code 2.0 sidechain file) to the unit of the session's main file,
 // one in the same folder first, as groupUnits does for a run read once.
-func (ls *liveUnits) group(units []*stage.Unit) []*stage.Unit {
+// The member files whose main file is not among them are orphans: they
+// join a unit as files found while following do (see join).
+func (ls *liveUnits) group(units []*stage.Unit) (out []*stage.Unit, orphans []stage.Input) {
 	ids := make([]identity, len(units))
 	mains := map[string][]int{}
 	for i, u := range units {
@@ -60,7 +78,6 @@ func (ls *liveUnits) group(units []*stage.Unit) []*stage.Unit {
 			mains[k] = append(mains[k], i)
 		}
 	}
-	var out []*stage.Unit
 	for i, u := range units {
 		if !ids[i].member {
 			out = append(out, u)
@@ -72,13 +89,16 @@ func (ls *liveUnits) group(units []*stage.Unit) []*stage.Unit {
 				into = m
 			}
 		}
-		if into < 0 {
+		switch {
+		case into >= 0:
+			units[into].Files = append(units[into].Files, u.Files...)
+		case len(u.Files) == 1:
+			orphans = append(orphans, u.Files[0])
+		default:
 			out = append(out, u)
-			continue
 		}
-		units[into].Files = append(units[into].Files, u.Files...)
 	}
-	return out
+	return out, orphans
 }
 
 // add makes a live unit of u, whose files are all read from now.
@@ -94,25 +114,85 @@ func (ls *liveUnits) add(u *stage.Unit) *liveUnit {
 	if id := ls.identify(u.Files[0]); id.session != "" && !id.member {
 		lu.session = id.prov + "\x00" + id.session
 		ls.bySession[lu.session] = lu
+	} else if !stage.HasLine(u.Files[0].Path) { // its head tells its session once read
+		ls.found++
+		ls.waiting[u.Files[0].Path] = &waitingFile{seq: ls.found, done: make(chan struct{})}
 	}
 	return lu
 }
 
-// join places in, a file found while following, in the unit of its
-// session when one is followed (by its path: UnitKey, else by its head),
-// else in a unit of its own; it returns the unit and the file's index in
-// it.
-func (ls *liveUnits) join(in stage.Input) (*liveUnit, int) {
-	id := ls.identify(in)
+// find counts in, a file found while following; wait tells that it holds
+// no whole line yet (its read waits for one): until it is joined, member
+// files found after it may be its own.
+func (ls *liveUnits) find(in stage.Input, wait bool) int {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	lu := ls.byPath[UnitKey(in.Path)]
+	ls.found++
+	ls.unjoined++
+	if wait {
+		ls.waiting[in.Path] = &waitingFile{seq: ls.found, done: make(chan struct{})}
+	}
+	return ls.found
+}
+
+// join places in, a file found while following as the seq-th, in the
+// unit of its session when one is followed (by its path: UnitKey, else by
+// its head), else in a unit of its own; it returns the unit and the
+// file's index in it. A member file whose unit is not followed yet waits
+// first for the files found before it that held no whole line then: one
+// may be its main file (created empty, written a moment later), and it is
+// read in that unit, as when its folder is read whole. When wait is false
+// and it would wait, join returns no unit.
+func (ls *liveUnits) join(ctx context.Context, in stage.Input, seq int, wait bool) (*liveUnit, int) {
+	id := ls.identify(in)
+	ls.mu.Lock()
+	lu := ls.followed(in.Path, id)
+	for w := ls.mainWaiting(in.Path, id, seq); lu == nil && w != nil; w = ls.mainWaiting(in.Path, id, seq) {
+		ls.mu.Unlock()
+		if !wait {
+			return nil, 0
+		}
+		<-w.done // once written, or when following ends
+		ls.mu.Lock()
+		lu = ls.followed(in.Path, id)
+	}
+	ls.headRead(in.Path)
+	lu, i := ls.place(in, id, lu)
+	ls.unjoined--
+	last := ls.unjoined == 0 && !ls.watching
+	ls.mu.Unlock()
+	if last { // the units whose files have all ended end now
+		ls.endDone(ctx) // fails only when the run does: its error is the run's
+	}
+	return lu, i
+}
+
+// headRead is told that the head of the file at p was read (ls.mu held):
+// the files that wait for it (mainWaiting) go on.
+func (ls *liveUnits) headRead(p string) {
+	if w := ls.waiting[p]; w != nil {
+		delete(ls.waiting, p)
+		close(w.done)
+	}
+}
+
+// followed is the unit followed of the file at p, which identifies as id:
+// the unit of its UnitKey, else, for a member by its head, its session's
+// (ls.mu held).
+func (ls *liveUnits) followed(p string, id identity) *liveUnit {
+	lu := ls.byPath[UnitKey(p)]
 	if lu == nil && id.member {
-		lu = ls.bySession[id.prov+"\x00"+id.session]
-		if lu == nil {
+		if lu = ls.bySession[id.prov+"\x00"+id.session]; lu == nil {
 			lu = ls.told(id.prov + "\x00" + id.session)
 		}
 	}
+	return lu
+}
+
+// place makes in, which identifies as id, the next file of lu, or, when
+// lu is nil or ended, the first of a unit of its own; it returns the unit
+// and the file's index in it (ls.mu held).
+func (ls *liveUnits) place(in stage.Input, id identity, lu *liveUnit) (*liveUnit, int) {
 	if lu != nil && !lu.ended {
 		i := lu.files
 		lu.files++
@@ -135,7 +215,14 @@ func (ls *liveUnits) join(in stage.Input) (*liveUnit, int) {
 // and ends the unit when it is its last file.
 func (ls *liveUnits) read(ctx context.Context, lu *liveUnit, i int, in stage.Input) error {
 	send := func(b *stage.Batch) error { return ls.send(ctx, lu, b) }
-	ready := func() { lu.once.Do(func() { close(lu.ready) }) }
+	ready := func() {
+		lu.once.Do(func() {
+			close(lu.ready)
+			ls.mu.Lock()
+			ls.headRead(in.Path)
+			ls.mu.Unlock()
+		})
+	}
 	var err error
 	if i > 0 {
 		select {
@@ -167,7 +254,7 @@ func (ls *liveUnits) read(ctx context.Context, lu *liveUnit, i int, in stage.Inp
 		delete(ls.byPath, in.Path)
 	}
 	lu.running--
-	last := lu.running == 0 && !ls.watching && !lu.ended
+	last := lu.running == 0 && !ls.watching && ls.unjoined == 0 && !lu.ended
 	if last {
 		ls.end(lu)
 	}
@@ -178,6 +265,29 @@ func (ls *liveUnits) read(ctx context.Context, lu *liveUnit, i int, in stage.Inp
 		}
 	}
 	return err
+}
+
+// mainWaiting is a file found before the seq-th (at p, which identifies
+// as id) that may be its main file and waits to be written: the file of
+// its UnitKey, or for a member by its head, one in its folder (ls.mu
+// held).
+func (ls *liveUnits) mainWaiting(p string, id identity, seq int) *waitingFile {
+	if k := UnitKey(p); k != p {
+		if w := ls.waiting[k]; w != nil && w.seq < seq {
+			return w
+		}
+		return nil
+	}
+	if !id.member {
+		return nil
+	}
+	var first *waitingFile
+	for q, w := range ls.waiting {
+		if w.seq < seq && path.Dir(q) == path.Dir(p) && (first == nil || w.seq < first.seq) {
+			first = w
+		}
+	}
+	return first
 }
 
 // end marks lu ended: no file joins it any more (ls.mu held).
@@ -206,15 +316,26 @@ func (ls *liveUnits) send(ctx context.Context, lu *liveUnit, b *stage.Batch) err
 }
 
 // watched is told that the folders' last look is taken: the units whose
-// files have all ended end now, the others when their last file does.
+// files have all ended end now (or once the files found are all joined),
+// the others when their last file does.
 func (ls *liveUnits) watched(ctx context.Context) error {
 	ls.mu.Lock()
 	ls.watching = false
+	ls.mu.Unlock()
+	return ls.endDone(ctx)
+}
+
+// endDone ends the units whose files have all ended, once the folders'
+// last look is taken and the files found are all joined.
+func (ls *liveUnits) endDone(ctx context.Context) error {
+	ls.mu.Lock()
 	var ending []*liveUnit
-	for _, lu := range ls.units {
-		if lu.running == 0 && !lu.ended {
-			ls.end(lu)
-			ending = append(ending, lu)
+	if !ls.watching && ls.unjoined == 0 {
+		for _, lu := range ls.units {
+			if lu.running == 0 && !lu.ended {
+				ls.end(lu)
+				ending = append(ending, lu)
+			}
 		}
 	}
 	ls.mu.Unlock()
@@ -234,16 +355,24 @@ func (ls *liveUnits) identify(in stage.Input) identity {
 	}
 	whole := stage.FileInput(in.Path)
 	whole.Walk = in.Walk
+	whole.Open = func() (io.ReadCloser, error) { // a line being written is not read
+		f, err := os.Open(in.Path)
+		if err != nil {
+			return nil, err
+		}
+		return stage.WholeLines(f), nil
+	}
 	return identify(ls.s.cfg, ls.s.forced, whole)
 }
 
-// told finds the unit of session among those whose main file's head did
-// not tell its session when it was found (a Claude Code session file opens
-// with a record of no session, and its next line comes later): their head
-// is read again now.
+// told finds the unit of session among the units not ended whose main
+// file's head did not tell its session when it was found (a Claude Code
+// session file opens with a record of no session, and its next line comes
+// later), their main file read to its end or not: their head is read
+// again now.
 func (ls *liveUnits) told(session string) *liveUnit {
 	var found *liveUnit
-	for _, lu := range ls.byPath {
+	for _, lu := range ls.units {
 		if lu.session != "" || lu.ended {
 			continue
 		}

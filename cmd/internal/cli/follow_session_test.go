@@ -9,8 +9,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agt-project/agt/provider/providertest"
+	"github.com/agt-project/agt/stage"
 )
 
 // TestFollowSessionCorpus: a Claude Code project folder followed while two
@@ -402,5 +404,60 @@ func TestFollowOneSessionPipe(t *testing.T) {
 	}
 	if got := runApp(t, Transcript, f.out.Bytes(), "-q"); !bytes.Equal(got, want) {
 		t.Errorf("agt-parse -f | agt-transcript: %d transcripts, not those of the finished folder:\n got %.400s\nwant %.400s", bytes.Count(got, []byte("\n")), got, want)
+	}
+}
+
+// TestFollowMainWrittenLate: a session's main file still empty (created,
+// not written yet) keeps its member files: a 2.1 subagent file (a member
+// by its path) and a 2.0 sidechain file (a member by its head) written
+// whole before their main file is written at all are read in its unit, as
+// when the folder is read whole, whether the main file is there when
+// following starts (and the member too: an orphan at first) or found
+// while following.
+func TestFollowMainWrittenLate(t *testing.T) {
+	cases := []struct{ name, main, member, mainAs, memberAs string }{
+		{"by path", "claude/agentsessions__subagent-parent-0a1b2c3d.jsonl", "claude/agentsessions__subagent-child-agent-a0ad4f44468bdf20d.jsonl",
+			"0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f.jsonl", filepath.Join("0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f", "subagents", "agent-a0ad4f44468bdf20d.jsonl")},
+		{"by head", "claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", "claude/agtrace__agent-0c4c3cf8.jsonl",
+			"7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", "agent-0c4c3cf8.jsonl"},
+	}
+	// a look at the folder is taken every stage.DefaultScan: after look, a
+	// look has found what was written before
+	const look = stage.DefaultScan + 100*time.Millisecond
+	for _, c := range cases {
+		for _, when := range []string{"main at start", "both at start", "found"} {
+			t.Run(c.name+"/"+when, func(t *testing.T) { // not in parallel: see startFollowTo
+				dir := t.TempDir()
+				main, member := filepath.Join(dir, c.mainAs), filepath.Join(dir, c.memberAs)
+				if err := os.MkdirAll(filepath.Dir(member), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				writeMember := func() { appendFile(t, member, strings.Join(testLines(t, c.member), "")) }
+				if when != "found" {
+					appendFile(t, main, "") // created empty
+				}
+				if when == "both at start" {
+					writeMember()
+				}
+				tr := startFollow(t, Transcript, "-q", "-f", dir)
+				if when == "found" {
+					time.Sleep(look) // the folder's first reading is done
+					appendFile(t, main, "")
+				}
+				if when != "both at start" {
+					time.Sleep(look) // the main file is found empty
+					writeMember()
+				}
+				time.Sleep(look)                                            // the member is found
+				appendFile(t, main, strings.Join(testLines(t, c.main), "")) // and following ends at once
+				if code := tr.stop(t); code != ExitOK {
+					t.Fatalf("exit %d after the interrupt, want 0; stderr:\n%s", code, tr.err.Bytes())
+				}
+				want := runApp(t, Transcript, nil, "-q", dir)
+				if got := tr.out.Bytes(); !bytes.Equal(got, want) {
+					t.Errorf("the transcripts differ from those of the finished folder:\n got %.300s\nwant %.300s", got, want)
+				}
+			})
+		}
 	}
 }
