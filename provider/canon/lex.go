@@ -87,7 +87,7 @@ func parseScript(s string) (script, bool) {
 // (2>&1, >&2) are dropped: they write no file.
 func lex(s string) ([]token, bool) {
 	var (
-		toks     []token
+		toks     = make([]token, 0, 16)
 		heredocs []heredoc
 		b        strings.Builder
 		inWord   bool
@@ -209,15 +209,36 @@ func lex(s string) ([]token, bool) {
 				continue
 			}
 			toks = append(toks, token{op: op})
-		default:
-			b.WriteByte(c)
-			inWord = true
-			i++
+		default: // a run of plain bytes
+			j := i + 1
+			for j < len(s) && plain[s[j]] {
+				j++
+			}
+			if !inWord && (j == len(s) || ends[s[j]]) { // a whole word of s: no copy
+				toks = append(toks, token{word: s[i:j]})
+			} else {
+				b.WriteString(s[i:j])
+				inWord = true
+			}
+			i = j
 		}
 	}
 	flush()
 	return toks, true
 }
+
+// plain are the bytes that stand for themselves within a word; ends those
+// that end a word by themselves (< and > do not: the word may be the
+// descriptor of a redirection).
+var plain, ends = func() (plain, ends [256]bool) {
+	for c := range 256 {
+		plain[c] = !strings.ContainsRune(" \t\r\n\\'\"`$|&;()<>", rune(c))
+	}
+	for _, c := range []byte(" \t\r\n|&;()") {
+		ends[c] = true
+	}
+	return plain, ends
+}()
 
 type heredoc struct {
 	delim string
