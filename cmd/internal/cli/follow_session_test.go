@@ -413,7 +413,8 @@ func TestFollowOneSessionPipe(t *testing.T) {
 // whole before their main file is written at all are read in its unit, as
 // when the folder is read whole, whether the main file is there when
 // following starts (and the member too: an orphan at first) or found
-// while following.
+// while following. A main file never written holds its member back only
+// until following ends.
 func TestFollowMainWrittenLate(t *testing.T) {
 	cases := []struct{ name, main, member, mainAs, memberAs string }{
 		{"by path", "claude/agentsessions__subagent-parent-0a1b2c3d.jsonl", "claude/agentsessions__subagent-child-agent-a0ad4f44468bdf20d.jsonl",
@@ -425,7 +426,7 @@ func TestFollowMainWrittenLate(t *testing.T) {
 	// look has found what was written before
 	const look = stage.DefaultScan + 100*time.Millisecond
 	for _, c := range cases {
-		for _, when := range []string{"main at start", "both at start", "found"} {
+		for _, when := range []string{"main at start", "both at start", "found", "never written"} {
 			t.Run(c.name+"/"+when, func(t *testing.T) { // not in parallel: see startFollowTo
 				dir := t.TempDir()
 				main, member := filepath.Join(dir, c.mainAs), filepath.Join(dir, c.memberAs)
@@ -448,8 +449,10 @@ func TestFollowMainWrittenLate(t *testing.T) {
 					time.Sleep(look) // the main file is found empty
 					writeMember()
 				}
-				time.Sleep(look)                                            // the member is found
-				appendFile(t, main, strings.Join(testLines(t, c.main), "")) // and following ends at once
+				time.Sleep(look)             // the member is found
+				if when != "never written" { // else the member waits until following ends
+					appendFile(t, main, strings.Join(testLines(t, c.main), "")) // and following ends at once
+				}
 				if code := tr.stop(t); code != ExitOK {
 					t.Fatalf("exit %d after the interrupt, want 0; stderr:\n%s", code, tr.err.Bytes())
 				}
