@@ -31,7 +31,7 @@ func (p *legacyParser) Decode(rec []byte) (any, error) {
 		}
 	}
 	var it item
-	err := agt.Decode(rec, &it)
+	err := agt.DecodeExact(rec, &it)
 	if err != nil {
 		if !agt.IsFieldError(err) {
 			return nil, err
@@ -84,7 +84,7 @@ func skimLegacy(rec []byte) (skimmed bool, err error) {
 		Type       string `json:"type"`
 		RecordType string `json:"record_type"`
 	}
-	switch err := agt.Decode(rec, &v); {
+	switch err := agt.DecodeExact(rec, &v); {
 	case err != nil && !agt.IsFieldError(err):
 		return true, err // not JSON: agt.Check's error
 	case err != nil:
@@ -146,7 +146,7 @@ func (p *docParser) Decode(rec []byte) (any, error) {
 		Session agt.Raw   `json:"session"`
 		Items   []agt.Raw `json:"items"`
 	}
-	err := agt.Decode(rec, &d)
+	err := agt.DecodeExact(rec, &d)
 	if err != nil {
 		if !agt.IsFieldError(err) {
 			return nil, err
@@ -165,7 +165,7 @@ func (p *docParser) Decode(rec []byte) (any, error) {
 	doc.errs = make([]error, len(d.Items))
 	for i, r := range d.Items {
 		doc.raws[i] = agt.Compact(r)
-		doc.errs[i] = agt.Decode(doc.raws[i], &doc.items[i])
+		doc.errs[i] = agt.DecodeExact(doc.raws[i], &doc.items[i])
 		if e := doc.items[i].prepare(doc.raws[i], ""); doc.errs[i] == nil {
 			doc.errs[i] = e
 		}

@@ -67,7 +67,7 @@ func newLive() *liveParser {
 
 func (p *liveParser) Decode(rec []byte) (any, error) {
 	var r liveLine
-	err := agt.Decode(rec, &r)
+	err := agt.DecodeExact(rec, &r)
 	if err != nil {
 		if !agt.IsFieldError(err) {
 			return nil, err

@@ -128,6 +128,11 @@
 //     repeated with another input) gets a "#n" suffix on its call and on that call's
 //     results, so that pairing by (session, tool id) stays right. A result
 //     links to the latest call of its native id seen before it.
+//   - Lines are read with keys matched to the fields exactly
+//     (agt.DecodeExact), not regardless of case: Codex writes each key one
+//     way (snake_case; the corpus reads the same either way), and a line's
+//     many members no field reads are then skipped at once. A key in
+//     another case is an unknown member, as a new key is.
 package codex
 
 import "github.com/agt-project/agt"

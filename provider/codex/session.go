@@ -45,7 +45,7 @@ func (p *rolloutParser) Decode(rec []byte) (any, error) {
 	}
 	r := lines.Get().(*rolloutLine)
 	*r = rolloutLine{}
-	err := agt.Decode(rec, r)
+	err := agt.DecodeExact(rec, r)
 	if err != nil {
 		if !agt.IsFieldError(err) {
 			lines.Put(r)

@@ -66,7 +66,7 @@ func skimLater(rec []byte, h head) (r *skimLine, ok bool, err error) {
 			Type string `json:"type"`
 		} `json:"payload"`
 	}
-	switch err := agt.Decode(rec, &v); {
+	switch err := agt.DecodeExact(rec, &v); {
 	case err != nil && !agt.IsFieldError(err):
 		return nil, true, err // not JSON: agt.Check's error
 	case err != nil || v.Payload.Type == "" || fullTypes[h.typ+"/"+v.Payload.Type]:
@@ -104,7 +104,7 @@ func turnOf(rec []byte) string {
 			TurnID string `json:"turn_id"`
 		} `json:"payload"`
 	}
-	agt.Decode(rec, &t) // a turn of the wrong type is none (a report leaves field types unchecked: see agt.Check)
+	agt.DecodeExact(rec, &t) // a turn of the wrong type is none (a report leaves field types unchecked: see agt.Check)
 	return t.Payload.TurnID
 }
 
