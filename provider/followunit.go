@@ -18,7 +18,9 @@ import (
 // kept). The first file read (the session's main file) tells the unit's
 // format; a member file's batches wait for it. The unit ends (its last
 // batch) once all its files have ended: when following ends. A file that
-// appears later joins the unit of its session while it is followed.
+// appears later joins the unit of its session while it is followed; a
+// member file whose main file holds no whole line yet (created empty)
+// waits for it (see join).
 type liveUnits struct {
 	s         *Source
 	out       chan<- *stage.Batch
