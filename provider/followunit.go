@@ -25,7 +25,8 @@ type liveUnits struct {
 	s         *Source
 	out       chan<- *stage.Batch
 	mu        sync.Mutex
-	byPath    map[string]*liveUnit // a unit by the path of each of its files
+	byPath    map[string]*liveUnit // a unit by the path of each of its files being read
+	byMain    map[string]*liveUnit // a unit not ended by the path of its main file, read or not
 	bySession map[string]*liveUnit // a unit by provider NUL native session of its main file
 	// watching: the folders are still looked at (their last look is taken
 	// when following ends): no unit ends before, nor while a file found
@@ -62,7 +63,7 @@ type liveUnit struct {
 }
 
 func newLiveUnits(s *Source, out chan<- *stage.Batch) *liveUnits {
-	return &liveUnits{s: s, out: out, byPath: map[string]*liveUnit{}, bySession: map[string]*liveUnit{}, watching: true, waiting: map[string]*waitingFile{}}
+	return &liveUnits{s: s, out: out, byPath: map[string]*liveUnit{}, byMain: map[string]*liveUnit{}, bySession: map[string]*liveUnit{}, watching: true, waiting: map[string]*waitingFile{}}
 }
 
 // group joins units whose first file is a member file of a session (a
@@ -113,6 +114,7 @@ func (ls *liveUnits) add(u *stage.Unit) *liveUnit {
 		lu.paths = append(lu.paths, f.Path)
 		ls.byPath[f.Path] = lu
 	}
+	ls.byMain[u.Files[0].Path] = lu
 	if id := ls.identify(u.Files[0]); id.session != "" && !id.member {
 		lu.session = id.prov + "\x00" + id.session
 		ls.bySession[lu.session] = lu
@@ -179,10 +181,16 @@ func (ls *liveUnits) headRead(p string) {
 }
 
 // followed is the unit followed of the file at p, which identifies as id:
-// the unit of its UnitKey, else, for a member by its head, its session's
-// (ls.mu held).
+// the unit of its UnitKey (for a member by its path, the unit of that main
+// file even when it is read to its end: the folder's last look may find
+// the member after), else, for a member by its head, its session's (ls.mu
+// held).
 func (ls *liveUnits) followed(p string, id identity) *liveUnit {
-	lu := ls.byPath[UnitKey(p)]
+	k := UnitKey(p)
+	lu := ls.byPath[k]
+	if lu == nil && k != p {
+		lu = ls.byMain[k]
+	}
 	if lu == nil && id.member {
 		if lu = ls.bySession[id.prov+"\x00"+id.session]; lu == nil {
 			lu = ls.told(id.prov + "\x00" + id.session)
@@ -206,6 +214,7 @@ func (ls *liveUnits) place(in stage.Input, id identity, lu *liveUnit) (*liveUnit
 	lu = &liveUnit{u: &stage.Unit{Files: []stage.Input{in}}, ready: make(chan struct{}), files: 1, running: 1, paths: []string{in.Path}}
 	ls.units = append(ls.units, lu)
 	ls.byPath[in.Path] = lu
+	ls.byMain[in.Path] = lu
 	if id.session != "" && !id.member {
 		lu.session = id.prov + "\x00" + id.session
 		ls.bySession[lu.session] = lu
@@ -302,6 +311,9 @@ func (ls *liveUnits) end(lu *liveUnit) {
 	}
 	if lu.session != "" && ls.bySession[lu.session] == lu {
 		delete(ls.bySession, lu.session)
+	}
+	if main := lu.u.Files[0].Path; ls.byMain[main] == lu {
+		delete(ls.byMain, main)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -92,10 +93,11 @@ func TestFollowSessionCorpus(t *testing.T) {
 		t.Fatalf("the finished folder gives %d transcripts, want 3:\n%s", n, want)
 	}
 	if got := tr.out.Bytes(); !bytes.Equal(got, want) {
-		t.Errorf("agt-transcript -f: the transcripts differ from those of the finished folder:\n got %.600s\nwant %.600s", got, want)
+		t.Errorf("agt-transcript -f: the transcripts differ from those of the finished folder:\n%s", lineDiff(got, want))
 	}
 	if got := runApp(t, Transcript, parse.out.Bytes(), "-q", "-f"); !bytes.Equal(got, want) {
-		t.Errorf("agt-parse -f | agt-transcript -f: the transcripts differ from those of the finished folder:\n got %.600s\nwant %.600s", got, want)
+		t.Errorf("agt-parse -f | agt-transcript -f: the transcripts differ from those of the finished folder:\n%s\nthe events' sessions by file:\n%s",
+			lineDiff(got, want), sessionsByFile(t, parse.out.Bytes()))
 	}
 	// the streamlog: one header and one closing line per session, the
 	// closing lines those of the finished folder (its transcripts' totals)
@@ -404,6 +406,85 @@ func TestFollowOneSessionPipe(t *testing.T) {
 	}
 	if got := runApp(t, Transcript, f.out.Bytes(), "-q"); !bytes.Equal(got, want) {
 		t.Errorf("agt-parse -f | agt-transcript: %d transcripts, not those of the finished folder:\n got %.400s\nwant %.400s", bytes.Count(got, []byte("\n")), got, want)
+	}
+}
+
+// lineDiff tells where two outputs of JSON lines part: their line
+// counts, and the first line that differs, around its first different
+// byte.
+func lineDiff(got, want []byte) string {
+	g, w := bytes.Split(got, []byte("\n")), bytes.Split(want, []byte("\n"))
+	for i := range min(len(g), len(w)) {
+		if !bytes.Equal(g[i], w[i]) {
+			at := 0
+			for at < min(len(g[i]), len(w[i])) && g[i][at] == w[i][at] {
+				at++
+			}
+			from := max(0, at-200)
+			return fmt.Sprintf("%d lines, want %d; line %d parts at byte %d:\n got …%.400s\nwant …%.400s", len(g)-1, len(w)-1, i+1, at, g[i][from:], w[i][from:])
+		}
+	}
+	return fmt.Sprintf("%d lines, want %d", len(g)-1, len(w)-1)
+}
+
+// sessionsByFile lists, for each file the events name, the native
+// sessions of its events and how many there are.
+func sessionsByFile(t *testing.T, events []byte) string {
+	counts := map[string]map[string]int{}
+	for _, l := range bytes.Split(bytes.TrimSuffix(events, []byte("\n")), []byte("\n")) {
+		var ev struct {
+			NativeSession string `json:"native_session"`
+			Src           struct {
+				Path string `json:"path"`
+			} `json:"src"`
+		}
+		if json.Unmarshal(l, &ev) != nil {
+			continue
+		}
+		if counts[ev.Src.Path] == nil {
+			counts[ev.Src.Path] = map[string]int{}
+		}
+		counts[ev.Src.Path][ev.NativeSession]++
+	}
+	var b strings.Builder
+	for _, p := range slices.Sorted(maps.Keys(counts)) {
+		fmt.Fprintf(&b, "%s: %v\n", filepath.Base(p), counts[p])
+	}
+	return b.String()
+}
+
+// TestFollowMemberLast: a member file written just before following ends
+// is found in the folder's last look, while its main file's reader ends
+// (it may have ended already): it is still read in its main file's unit,
+// by its path or by its head, as when the folder is read whole.
+func TestFollowMemberLast(t *testing.T) {
+	cases := []struct{ name, main, member, mainAs, memberAs string }{
+		{"by path", "claude/agentsessions__subagent-parent-0a1b2c3d.jsonl", "claude/agentsessions__subagent-child-agent-a0ad4f44468bdf20d.jsonl",
+			"0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f.jsonl", filepath.Join("0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f", "subagents", "agent-a0ad4f44468bdf20d.jsonl")},
+		{"by head", "claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", "claude/agtrace__agent-0c4c3cf8.jsonl",
+			"7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", "agent-0c4c3cf8.jsonl"},
+	}
+	for _, c := range cases {
+		for round := range 3 { // the readers' end and the last look race: a few tries
+			t.Run(fmt.Sprintf("%s/%d", c.name, round), func(t *testing.T) {
+				dir := t.TempDir()
+				main, member := filepath.Join(dir, c.mainAs), filepath.Join(dir, c.memberAs)
+				if err := os.MkdirAll(filepath.Dir(member), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				appendFile(t, main, strings.Join(testLines(t, c.main), ""))
+				tr := startFollow(t, Transcript, "-q", "-f", dir)
+				time.Sleep(100 * time.Millisecond) // the main file is read
+				appendFile(t, member, strings.Join(testLines(t, c.member), ""))
+				if code := tr.stop(t); code != ExitOK {
+					t.Fatalf("exit %d after the interrupt, want 0; stderr:\n%s", code, tr.err.Bytes())
+				}
+				want := runApp(t, Transcript, nil, "-q", dir)
+				if got := tr.out.Bytes(); !bytes.Equal(got, want) {
+					t.Errorf("the transcripts differ from those of the finished folder:\n got %.300s\nwant %.300s", got, want)
+				}
+			})
+		}
 	}
 }
 
