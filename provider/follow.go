@@ -73,17 +73,19 @@ func (r *followRun) run(roots []string, inputs []stage.Input) error {
 	// whole
 	units, orphans := r.lives.group(Units(followed))
 	for _, u := range units {
+		if len(u.Files) == 1 && !stage.HasLine(u.Files[0].Path) {
+			// created, not written yet: what it is (a member file,
+			// perhaps) is known once it is, as for a file found later
+			r.join(u.Files[0], false)
+			continue
+		}
 		lu := r.lives.add(u)
 		for i, in := range u.Files {
 			r.spawn(func() error { return r.lives.read(r.rctx, lu, i, in) })
 		}
 	}
 	for _, in := range orphans {
-		seq := r.lives.find(in, false)
-		r.spawn(func() error {
-			lu, i := r.lives.join(r.rctx, in, seq, true)
-			return r.lives.read(r.rctx, lu, i, in)
-		})
+		r.join(in, true)
 	}
 	for _, in := range docs {
 		r.spawn(func() error { return r.s.followDoc(r.rctx, r.fctx, r.fl, in, r.out) })
@@ -157,23 +159,30 @@ func (r *followRun) open(in stage.Input) stage.Input {
 // a member file whose main file waits so too after it (see join).
 func (r *followRun) found(ins []stage.Input) {
 	for _, in := range r.lives.mainsFirst(ins) {
-		in := r.open(in)
-		written := stage.HasLine(in.Path)
-		seq := r.lives.find(in, !written)
-		if written {
-			if lu, i := r.lives.join(r.rctx, in, seq, false); lu != nil {
-				r.spawn(func() error { return r.lives.read(r.rctx, lu, i, in) })
-				continue
-			}
-		}
-		r.spawn(func() error {
-			if !written {
-				r.fl.Written(r.fctx, in.Path)
-			}
-			lu, i := r.lives.join(r.rctx, in, seq, true)
-			return r.lives.read(r.rctx, lu, i, in)
-		})
+		r.join(r.open(in), stage.HasLine(in.Path))
 	}
+}
+
+// join joins in, a followed file found (or there at start, empty or a
+// member whose main file is not there) to its unit and reads it: at once
+// when written (it holds a whole line) and its unit is known, else on a
+// goroutine once it is written and the files it may belong to are joined
+// (see liveUnits.join).
+func (r *followRun) join(in stage.Input, written bool) {
+	seq := r.lives.find(in, !written)
+	if written {
+		if lu, i := r.lives.join(r.rctx, in, seq, false); lu != nil {
+			r.spawn(func() error { return r.lives.read(r.rctx, lu, i, in) })
+			return
+		}
+	}
+	r.spawn(func() error {
+		if !written {
+			r.fl.Written(r.fctx, in.Path)
+		}
+		lu, i := r.lives.join(r.rctx, in, seq, true)
+		return r.lives.read(r.rctx, lu, i, in)
+	})
 }
 
 // onceNote is the line that names the inputs of a followed run that are

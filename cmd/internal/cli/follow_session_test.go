@@ -458,13 +458,7 @@ func sessionsByFile(t *testing.T, events []byte) string {
 // (it may have ended already): it is still read in its main file's unit,
 // by its path or by its head, as when the folder is read whole.
 func TestFollowMemberLast(t *testing.T) {
-	cases := []struct{ name, main, member, mainAs, memberAs string }{
-		{"by path", "claude/agentsessions__subagent-parent-0a1b2c3d.jsonl", "claude/agentsessions__subagent-child-agent-a0ad4f44468bdf20d.jsonl",
-			"0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f.jsonl", filepath.Join("0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f", "subagents", "agent-a0ad4f44468bdf20d.jsonl")},
-		{"by head", "claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", "claude/agtrace__agent-0c4c3cf8.jsonl",
-			"7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", "agent-0c4c3cf8.jsonl"},
-	}
-	for _, c := range cases {
+	for _, c := range followCases {
 		for round := range 3 { // the readers' end and the last look race: a few tries
 			t.Run(fmt.Sprintf("%s/%d", c.name, round), func(t *testing.T) {
 				dir := t.TempDir()
@@ -488,6 +482,45 @@ func TestFollowMemberLast(t *testing.T) {
 	}
 }
 
+// TestFollowMemberEmptyAtStart: a member file there when following starts
+// but not written yet (created empty) is read in its main file's unit once
+// written, by its path or by its head, as when the folder is read whole:
+// an empty file is not taken for a session of its own.
+func TestFollowMemberEmptyAtStart(t *testing.T) {
+	for _, c := range followCases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			main, member := filepath.Join(dir, c.mainAs), filepath.Join(dir, c.memberAs)
+			if err := os.MkdirAll(filepath.Dir(member), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			appendFile(t, main, strings.Join(testLines(t, c.main), ""))
+			appendFile(t, member, "") // created empty
+			tr := startFollow(t, Transcript, "-q", "-f", dir)
+			time.Sleep(stage.DefaultScan + 100*time.Millisecond) // the folder is read and looked at
+			appendFile(t, member, strings.Join(testLines(t, c.member), ""))
+			time.Sleep(stage.WatchedPoll + 100*time.Millisecond) // the member is seen written
+			if code := tr.stop(t); code != ExitOK {
+				t.Fatalf("exit %d after the interrupt, want 0; stderr:\n%s", code, tr.err.Bytes())
+			}
+			want := runApp(t, Transcript, nil, "-q", dir)
+			if got := tr.out.Bytes(); !bytes.Equal(got, want) {
+				t.Errorf("the transcripts differ from those of the finished folder:\n%s", lineDiff(got, want))
+			}
+		})
+	}
+}
+
+// followCases are a session's main file and a member file of it, by its
+// path (Claude Code 2.1: <session>/subagents/) and by its head (2.0: a
+// sidechain file beside the session file), as the follow tests write them.
+var followCases = []struct{ name, main, member, mainAs, memberAs string }{
+	{"by path", "claude/agentsessions__subagent-parent-0a1b2c3d.jsonl", "claude/agentsessions__subagent-child-agent-a0ad4f44468bdf20d.jsonl",
+		"0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f.jsonl", filepath.Join("0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f", "subagents", "agent-a0ad4f44468bdf20d.jsonl")},
+	{"by head", "claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", "claude/agtrace__agent-0c4c3cf8.jsonl",
+		"7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", "agent-0c4c3cf8.jsonl"},
+}
+
 // TestFollowMainWrittenLate: a session's main file still empty (created,
 // not written yet) keeps its member files: a 2.1 subagent file (a member
 // by its path) and a 2.0 sidechain file (a member by its head) written
@@ -497,16 +530,10 @@ func TestFollowMemberLast(t *testing.T) {
 // while following. A main file never written holds its member back only
 // until following ends.
 func TestFollowMainWrittenLate(t *testing.T) {
-	cases := []struct{ name, main, member, mainAs, memberAs string }{
-		{"by path", "claude/agentsessions__subagent-parent-0a1b2c3d.jsonl", "claude/agentsessions__subagent-child-agent-a0ad4f44468bdf20d.jsonl",
-			"0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f.jsonl", filepath.Join("0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f", "subagents", "agent-a0ad4f44468bdf20d.jsonl")},
-		{"by head", "claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", "claude/agtrace__agent-0c4c3cf8.jsonl",
-			"7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", "agent-0c4c3cf8.jsonl"},
-	}
 	// a look at the folder is taken every stage.DefaultScan: after look, a
 	// look has found what was written before
 	const look = stage.DefaultScan + 100*time.Millisecond
-	for _, c := range cases {
+	for _, c := range followCases {
 		for _, when := range []string{"main at start", "both at start", "found", "never written"} {
 			t.Run(c.name+"/"+when, func(t *testing.T) { // not in parallel: see startFollowTo
 				dir := t.TempDir()
