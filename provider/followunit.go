@@ -47,7 +47,7 @@ type liveUnits struct {
 // cannot tell its session yet.
 type waitingFile struct {
 	seq  int           // when it was found (liveUnits.found)
-	done chan struct{} // closed once its head is read (it is joined, or its unit's first batch went)
+	done chan struct{} // closed once it is joined (its head read)
 }
 
 type liveUnit struct {
@@ -118,9 +118,6 @@ func (ls *liveUnits) add(u *stage.Unit) *liveUnit {
 	if id := ls.identify(u.Files[0]); id.session != "" && !id.member {
 		lu.session = id.prov + "\x00" + id.session
 		ls.bySession[lu.session] = lu
-	} else if !stage.HasLine(u.Files[0].Path) { // its head tells its session once read
-		ls.found++
-		ls.waiting[u.Files[0].Path] = &waitingFile{seq: ls.found, done: make(chan struct{})}
 	}
 	return lu
 }
@@ -160,7 +157,10 @@ func (ls *liveUnits) join(ctx context.Context, in stage.Input, seq int, wait boo
 		ls.mu.Lock()
 		lu = ls.followed(in.Path, id)
 	}
-	ls.headRead(in.Path)
+	if w := ls.waiting[in.Path]; w != nil { // the files that wait for it go on
+		delete(ls.waiting, in.Path)
+		close(w.done)
+	}
 	lu, i := ls.place(in, id, lu)
 	ls.unjoined--
 	last := ls.unjoined == 0 && !ls.watching
@@ -169,15 +169,6 @@ func (ls *liveUnits) join(ctx context.Context, in stage.Input, seq int, wait boo
 		ls.endDone(ctx) // fails only when the run does: its error is the run's
 	}
 	return lu, i
-}
-
-// headRead is told that the head of the file at p was read (ls.mu held):
-// the files that wait for it (mainWaiting) go on.
-func (ls *liveUnits) headRead(p string) {
-	if w := ls.waiting[p]; w != nil {
-		delete(ls.waiting, p)
-		close(w.done)
-	}
 }
 
 // followed is the unit followed of the file at p, which identifies as id:
@@ -226,14 +217,7 @@ func (ls *liveUnits) place(in stage.Input, id identity, lu *liveUnit) (*liveUnit
 // and ends the unit when it is its last file.
 func (ls *liveUnits) read(ctx context.Context, lu *liveUnit, i int, in stage.Input) error {
 	send := func(b *stage.Batch) error { return ls.send(ctx, lu, b) }
-	ready := func() {
-		lu.once.Do(func() {
-			close(lu.ready)
-			ls.mu.Lock()
-			ls.headRead(in.Path)
-			ls.mu.Unlock()
-		})
-	}
+	ready := func() { lu.once.Do(func() { close(lu.ready) }) }
 	var err error
 	if i > 0 {
 		select {
