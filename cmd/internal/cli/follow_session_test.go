@@ -453,35 +453,6 @@ func sessionsByFile(t *testing.T, events []byte) string {
 	return b.String()
 }
 
-// TestFollowMemberLast: a member file written just before following ends
-// is found in the folder's last look, while its main file's reader ends
-// (it may have ended already): it is still read in its main file's unit,
-// by its path or by its head, as when the folder is read whole.
-func TestFollowMemberLast(t *testing.T) {
-	for _, c := range followCases {
-		for round := range 3 { // the readers' end and the last look race: a few tries
-			t.Run(fmt.Sprintf("%s/%d", c.name, round), func(t *testing.T) {
-				dir := t.TempDir()
-				main, member := filepath.Join(dir, c.mainAs), filepath.Join(dir, c.memberAs)
-				if err := os.MkdirAll(filepath.Dir(member), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				appendFile(t, main, strings.Join(testLines(t, c.main), ""))
-				tr := startFollow(t, Transcript, "-q", "-f", dir)
-				time.Sleep(100 * time.Millisecond) // the main file is read
-				appendFile(t, member, strings.Join(testLines(t, c.member), ""))
-				if code := tr.stop(t); code != ExitOK {
-					t.Fatalf("exit %d after the interrupt, want 0; stderr:\n%s", code, tr.err.Bytes())
-				}
-				want := runApp(t, Transcript, nil, "-q", dir)
-				if got := tr.out.Bytes(); !bytes.Equal(got, want) {
-					t.Errorf("the transcripts differ from those of the finished folder:\n got %.300s\nwant %.300s", got, want)
-				}
-			})
-		}
-	}
-}
-
 // TestFollowMemberEmptyAtStart: a member file there when following starts
 // but not written yet (created empty) is read in its main file's unit once
 // written, by its path or by its head, as when the folder is read whole:
@@ -489,32 +460,50 @@ func TestFollowMemberLast(t *testing.T) {
 func TestFollowMemberEmptyAtStart(t *testing.T) {
 	for _, c := range followCases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := t.TempDir()
-			main, member := filepath.Join(dir, c.mainAs), filepath.Join(dir, c.memberAs)
-			if err := os.MkdirAll(filepath.Dir(member), 0o755); err != nil {
-				t.Fatal(err)
-			}
+			dir, main, member := c.dir(t)
 			appendFile(t, main, strings.Join(testLines(t, c.main), ""))
 			appendFile(t, member, "") // created empty
 			tr := startFollow(t, Transcript, "-q", "-f", dir)
 			time.Sleep(stage.DefaultScan + 100*time.Millisecond) // the folder is read and looked at
 			appendFile(t, member, strings.Join(testLines(t, c.member), ""))
 			time.Sleep(stage.WatchedPoll + 100*time.Millisecond) // the member is seen written
-			if code := tr.stop(t); code != ExitOK {
-				t.Fatalf("exit %d after the interrupt, want 0; stderr:\n%s", code, tr.err.Bytes())
-			}
-			want := runApp(t, Transcript, nil, "-q", dir)
-			if got := tr.out.Bytes(); !bytes.Equal(got, want) {
-				t.Errorf("the transcripts differ from those of the finished folder:\n%s", lineDiff(got, want))
-			}
+			stopAsWhole(t, tr, dir)
 		})
 	}
 }
 
-// followCases are a session's main file and a member file of it, by its
-// path (Claude Code 2.1: <session>/subagents/) and by its head (2.0: a
-// sidechain file beside the session file), as the follow tests write them.
-var followCases = []struct{ name, main, member, mainAs, memberAs string }{
+// followCase is a session's main file and a member file of it (testdata
+// names), and the names a follow test writes them under.
+type followCase struct{ name, main, member, mainAs, memberAs string }
+
+// dir makes a folder for c's files (the member's folder too) and returns
+// it and the two files' paths there.
+func (c followCase) dir(t *testing.T) (dir, main, member string) {
+	dir = t.TempDir()
+	main, member = filepath.Join(dir, c.mainAs), filepath.Join(dir, c.memberAs)
+	if err := os.MkdirAll(filepath.Dir(member), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir, main, member
+}
+
+// stopAsWhole interrupts tr, an agt-transcript -f of dir, and checks that
+// it wrote the transcripts of the finished folder read whole.
+func stopAsWhole(t *testing.T, tr *followRun, dir string) {
+	t.Helper()
+	if code := tr.stop(t); code != ExitOK {
+		t.Fatalf("exit %d after the interrupt, want 0; stderr:\n%s", code, tr.err.Bytes())
+	}
+	want := runApp(t, Transcript, nil, "-q", dir)
+	if got := tr.out.Bytes(); !bytes.Equal(got, want) {
+		t.Errorf("the transcripts differ from those of the finished folder:\n%s", lineDiff(got, want))
+	}
+}
+
+// followCases: a member by its path (Claude Code 2.1:
+// <session>/subagents/) and by its head (2.0: a sidechain file beside the
+// session file).
+var followCases = []followCase{
 	{"by path", "claude/agentsessions__subagent-parent-0a1b2c3d.jsonl", "claude/agentsessions__subagent-child-agent-a0ad4f44468bdf20d.jsonl",
 		"0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f.jsonl", filepath.Join("0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f", "subagents", "agent-a0ad4f44468bdf20d.jsonl")},
 	{"by head", "claude/agtrace__7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9.jsonl", "claude/agtrace__agent-0c4c3cf8.jsonl",
@@ -536,11 +525,7 @@ func TestFollowMainWrittenLate(t *testing.T) {
 	for _, c := range followCases {
 		for _, when := range []string{"main at start", "both at start", "found", "never written"} {
 			t.Run(c.name+"/"+when, func(t *testing.T) { // not in parallel: see startFollowTo
-				dir := t.TempDir()
-				main, member := filepath.Join(dir, c.mainAs), filepath.Join(dir, c.memberAs)
-				if err := os.MkdirAll(filepath.Dir(member), 0o755); err != nil {
-					t.Fatal(err)
-				}
+				dir, main, member := c.dir(t)
 				writeMember := func() { appendFile(t, member, strings.Join(testLines(t, c.member), "")) }
 				if when != "found" {
 					appendFile(t, main, "") // created empty
@@ -561,13 +546,7 @@ func TestFollowMainWrittenLate(t *testing.T) {
 				if when != "never written" { // else the member waits until following ends
 					appendFile(t, main, strings.Join(testLines(t, c.main), "")) // and following ends at once
 				}
-				if code := tr.stop(t); code != ExitOK {
-					t.Fatalf("exit %d after the interrupt, want 0; stderr:\n%s", code, tr.err.Bytes())
-				}
-				want := runApp(t, Transcript, nil, "-q", dir)
-				if got := tr.out.Bytes(); !bytes.Equal(got, want) {
-					t.Errorf("the transcripts differ from those of the finished folder:\n got %.300s\nwant %.300s", got, want)
-				}
+				stopAsWhole(t, tr, dir)
 			})
 		}
 	}
